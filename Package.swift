@@ -1,0 +1,58 @@
+// swift-tools-version:6.0
+// touchd: a Linux multi-touch input daemon.
+//
+// Dependencies point inward: the pure layers (TouchCore, TouchJSON, TouchFormats, TouchGestures, TouchScene,
+// TouchProtocol) import no C library and do no I/O; only TouchDevice and the executables touch the system.
+import PackageDescription
+
+let package = Package(
+    name: "touchd",
+    products: [
+        .executable(name: "touchd", targets: ["touchd"]),
+        .library(name: "TouchCore", targets: ["TouchCore"]),
+        .library(name: "TouchFormats", targets: ["TouchFormats"]),
+        .library(name: "TouchScene", targets: ["TouchScene"]),
+    ],
+    targets: [
+        // System libraries, found with pkg-config (Debian: libevdev-dev, libudev-dev).
+        .systemLibrary(
+            name: "CEvdev", path: "Sources/CEvdev", pkgConfig: "libevdev",
+            providers: [.apt(["libevdev-dev"])]),
+        .systemLibrary(
+            name: "CUdev", path: "Sources/CUdev", pkgConfig: "libudev",
+            providers: [.apt(["libudev-dev"])]),
+
+        // Pure layers.
+        // libm: the pure core uses sqrt without Foundation, and nothing else would link it.
+        .target(name: "TouchCore", linkerSettings: [.linkedLibrary("m")]),
+        .target(name: "TouchJSON"),
+        .target(name: "TouchFormats", dependencies: ["TouchCore"]),
+        .target(name: "TouchGestures", dependencies: ["TouchCore"]),
+        .target(name: "TouchScene", dependencies: ["TouchCore", "TouchJSON", "TouchGestures"]),
+        .target(name: "TouchProtocol", dependencies: ["TouchCore", "TouchScene", "TouchGestures"]),
+
+        // System layer.
+        .target(name: "TouchDevice", dependencies: ["TouchCore", "CEvdev", "CUdev"]),
+
+        // Command line.
+        .target(
+            name: "TouchdCLI",
+            dependencies: ["TouchCore", "TouchFormats", "TouchScene", "TouchProtocol", "TouchDevice"]),
+        .executableTarget(name: "touchd", dependencies: ["TouchdCLI"]),
+
+        // Tests.
+        .target(name: "TouchTestKit", dependencies: ["TouchCore", "TouchFormats"]),
+        .testTarget(name: "TouchCoreTests", dependencies: ["TouchCore", "TouchTestKit"]),
+        .testTarget(name: "TouchFormatsTests", dependencies: ["TouchCore", "TouchFormats", "TouchTestKit"]),
+        .testTarget(name: "TouchJSONTests", dependencies: ["TouchJSON"]),
+        .testTarget(
+            name: "TouchSceneTests",
+            dependencies: ["TouchCore", "TouchScene", "TouchGestures", "TouchFormats", "TouchTestKit"]),
+        .testTarget(name: "TouchGesturesTests", dependencies: ["TouchCore", "TouchGestures"]),
+        .testTarget(name: "TouchDeviceTests", dependencies: ["TouchCore", "TouchDevice"]),
+        .testTarget(
+            name: "TouchdCLITests",
+            dependencies: ["TouchdCLI", "TouchCore", "TouchFormats", "TouchProtocol", "TouchTestKit"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,4 @@
+#ifndef TOUCHD_CEVDEV_SHIM_H
+#define TOUCHD_CEVDEV_SHIM_H
+#include <libevdev/libevdev.h>
+#endif

@@ -1,0 +1,83 @@
+/// Identity of one touch for its whole life, from down to up or cancel. Allocated from a counter that never
+/// repeats within a decoder, so an id is never reused while its touch (or any other) is live.
+public struct FingerID: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public var rawValue: UInt32
+    public init(_ rawValue: UInt32) { self.rawValue = rawValue }
+    public static func < (lhs: FingerID, rhs: FingerID) -> Bool { lhs.rawValue < rhs.rawValue }
+    public var description: String { String(rawValue) }
+}
+
+/// What happened to a finger in a frame.
+public enum TouchPhase: String, Sendable, CaseIterable {
+    case down, move, up
+    /// The touch ended without a proper lift: it turned into a palm, its device went away, or events were lost.
+    /// Consumers must undo whatever the touch started.
+    case cancel
+}
+
+/// Everything a device reports about one contact, in device units. Optional attributes are nil until the
+/// device reports them.
+public struct ContactState: Equatable, Hashable, Sendable {
+    public var x: Int32 = 0
+    public var y: Int32 = 0
+    public var pressure: Int32?
+    public var touchMajor: Int32?
+    public var touchMinor: Int32?
+    public var widthMajor: Int32?
+    public var widthMinor: Int32?
+    public var orientation: Int32?
+    public var toolType: Int32?
+    public var distance: Int32?
+
+    public init(x: Int32 = 0, y: Int32 = 0) {
+        self.x = x
+        self.y = y
+    }
+
+    public var isPalm: Bool { toolType == ToolType.palm }
+
+    /// Stores a multitouch axis value; returns whether the code is one this type keeps.
+    @discardableResult
+    public mutating func setMultitouchAxis(_ code: UInt16, _ value: Int32) -> Bool {
+        switch code {
+        case AbsCode.mtPositionX: x = value
+        case AbsCode.mtPositionY: y = value
+        case AbsCode.mtPressure: pressure = value
+        case AbsCode.mtTouchMajor: touchMajor = value
+        case AbsCode.mtTouchMinor: touchMinor = value
+        case AbsCode.mtWidthMajor: widthMajor = value
+        case AbsCode.mtWidthMinor: widthMinor = value
+        case AbsCode.mtOrientation: orientation = value
+        case AbsCode.mtToolType: toolType = value
+        case AbsCode.mtDistance: distance = value
+        default: return false
+        }
+        return true
+    }
+}
+
+/// One change to one finger.
+public struct FingerEvent: Equatable, Hashable, Sendable {
+    public var phase: TouchPhase
+    public var finger: FingerID
+    /// The kernel slot for protocol B; for protocol A and single touch, the lowest free virtual slot.
+    public var slot: Int32
+    /// The time of the `SYN_REPORT` that ended the frame.
+    public var time: EventTime
+    public var contact: ContactState
+
+    public init(phase: TouchPhase, finger: FingerID, slot: Int32, time: EventTime, contact: ContactState) {
+        self.phase = phase
+        self.finger = finger
+        self.slot = slot
+        self.time = time
+        self.contact = contact
+    }
+}
+
+/// The decoder's output: finger changes, each frame closed by `frameEnd`. A frame with no finger change
+/// produces nothing at all, not even `frameEnd`.
+public enum DecoderOutput: Equatable, Hashable, Sendable {
+    case finger(FingerEvent)
+    case frameEnd(EventTime)
+}

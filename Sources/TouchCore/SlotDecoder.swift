@@ -1,0 +1,184 @@
+/// Multitouch protocol B: a state machine over kernel slots.
+///
+/// Events only write into the slot they address; at `SYN_REPORT` the decoder compares each changed slot with
+/// what it last reported and emits the difference (as libinput's evdev-fallback does with its dirty slots):
+///
+/// | slot now \ last reported       | nothing reported             | touch T reported                    |
+/// |--------------------------------|------------------------------|-------------------------------------|
+/// | tracking id -1                 | nothing (orphan axis data)   | `up` T                              |
+/// | same id as T, not restarted    | —                            | `move` if any axis changed          |
+/// | new id, or T's id restarted    | `down` new                   | `up` T, then `down` new             |
+/// | tool turned MT_TOOL_PALM       | nothing (palm suppressed)    | `cancel` T; ignored until its lift  |
+///
+/// Single-touch devices run through the same machine with one slot (see `TouchDecoder`).
+struct SlotDecoder {
+    /// The slot as the event stream has described it so far in this frame.
+    struct Slot {
+        var trackingID: Int32 = -1
+        var contact = ContactState()
+        /// A tracking id ended or was replaced this frame while a touch was open.
+        var restarted = false
+        /// A tracking id >= 0 was assigned this frame.
+        var opened = false
+        /// Any event addressed this slot this frame.
+        var changed = false
+    }
+
+    /// What consumers were last told about a slot's touch.
+    struct Reported {
+        var finger: FingerID
+        var trackingID: Int32
+        var contact: ContactState
+    }
+
+    private(set) var slots: [Slot]
+    private var reported: [Reported?]
+    /// Per slot, the tracking id of a palm that consumers must not see (-1: none).
+    private var ignoredTrackingID: [Int32]
+    /// The slot that axis events address; -1 after an out-of-range `ABS_MT_SLOT`.
+    private(set) var currentSlot: Int = 0
+
+    init(slotCount: Int) {
+        slots = Array(repeating: Slot(), count: slotCount)
+        reported = Array(repeating: nil, count: slotCount)
+        ignoredTrackingID = Array(repeating: -1, count: slotCount)
+    }
+
+    var liveCount: Int { reported.reduce(0) { $0 + ($1 == nil ? 0 : 1) } }
+
+    /// The finger reported for `slot`, if any.
+    func reportedFinger(inSlot slot: Int) -> FingerID? { reported[slot]?.finger }
+
+    mutating func selectSlot(_ value: Int32, diagnostics: inout DecoderDiagnostics) {
+        if value >= 0 && Int(value) < slots.count {
+            currentSlot = Int(value)
+        } else {
+            currentSlot = -1
+            diagnostics.outOfRangeSlots += 1
+        }
+    }
+
+    mutating func setTrackingID(_ value: Int32, diagnostics: inout DecoderDiagnostics) {
+        guard currentSlot >= 0 else { return }
+        let old = slots[currentSlot].trackingID
+        if value < 0 {
+            if old >= 0 {
+                slots[currentSlot].trackingID = -1
+                slots[currentSlot].restarted = true
+            }
+        } else if value != old {
+            if old >= 0 {
+                slots[currentSlot].restarted = true
+                diagnostics.trackingIDChangesWithoutLift += 1
+            }
+            slots[currentSlot].trackingID = value
+            slots[currentSlot].opened = true
+        }
+        slots[currentSlot].changed = true
+    }
+
+    mutating func setAxis(_ code: UInt16, _ value: Int32) {
+        guard currentSlot >= 0 else { return }
+        if slots[currentSlot].contact.setMultitouchAxis(code, value) {
+            slots[currentSlot].changed = true
+        }
+    }
+
+    /// Emits the frame's differences for every changed slot.
+    /// - Parameter endPhase: `up` for a normal frame; `cancel` after a resync, when the end was not seen.
+    /// - Returns: whether anything was emitted.
+    mutating func flush(
+        at time: EventTime, endPhase: TouchPhase, nextFinger: inout UInt32,
+        diagnostics: inout DecoderDiagnostics, into output: inout [DecoderOutput]
+    ) -> Bool {
+        var emitted = false
+        for index in slots.indices where slots[index].changed {
+            let slot = slots[index]
+            let slotNumber = Int32(index)
+            if let touch = reported[index] {
+                if slot.trackingID != touch.trackingID || slot.restarted {
+                    let contact = slot.trackingID < 0 ? slot.contact : touch.contact
+                    output.append(.finger(FingerEvent(
+                        phase: endPhase, finger: touch.finger, slot: slotNumber, time: time, contact: contact)))
+                    reported[index] = nil
+                    emitted = true
+                } else if slot.contact.isPalm {
+                    output.append(.finger(FingerEvent(
+                        phase: .cancel, finger: touch.finger, slot: slotNumber, time: time, contact: slot.contact)))
+                    reported[index] = nil
+                    ignoredTrackingID[index] = slot.trackingID
+                    diagnostics.palmCancels += 1
+                    emitted = true
+                } else if slot.contact != touch.contact {
+                    output.append(.finger(FingerEvent(
+                        phase: .move, finger: touch.finger, slot: slotNumber, time: time, contact: slot.contact)))
+                    reported[index]!.contact = slot.contact
+                    emitted = true
+                }
+            } else if slot.trackingID < 0 && !slot.opened && !slot.restarted {
+                diagnostics.orphanAxisUpdates += 1
+            }
+
+            if slot.trackingID < 0 {
+                if slot.opened { diagnostics.zeroLengthTouches += 1 }
+                ignoredTrackingID[index] = -1
+            } else if reported[index] == nil {
+                if ignoredTrackingID[index] == slot.trackingID && !slot.restarted {
+                    // Still the palm that was cancelled or suppressed: it stays invisible until it lifts.
+                } else if slot.contact.isPalm {
+                    ignoredTrackingID[index] = slot.trackingID
+                    diagnostics.palmsSuppressed += 1
+                } else {
+                    let finger = FingerID(nextFinger)
+                    nextFinger &+= 1
+                    output.append(.finger(FingerEvent(
+                        phase: .down, finger: finger, slot: slotNumber, time: time, contact: slot.contact)))
+                    reported[index] = Reported(finger: finger, trackingID: slot.trackingID, contact: slot.contact)
+                    ignoredTrackingID[index] = -1
+                    emitted = true
+                }
+            }
+            slots[index].restarted = false
+            slots[index].opened = false
+            slots[index].changed = false
+        }
+        return emitted
+    }
+
+    /// Replaces the slot state with a snapshot taken after a drop and emits the difference; touches whose
+    /// tracking id vanished or changed end in `cancel`, since their real end was lost.
+    mutating func resync(
+        to snapshot: DeviceSnapshot, at time: EventTime, nextFinger: inout UInt32,
+        diagnostics: inout DecoderDiagnostics, into output: inout [DecoderOutput]
+    ) -> Bool {
+        for index in slots.indices {
+            let state = index < snapshot.slots.count ? snapshot.slots[index] : SlotSnapshot()
+            slots[index] = Slot(
+                trackingID: state.trackingID, contact: state.contact, restarted: false, opened: false, changed: true)
+        }
+        let current = Int(snapshot.currentSlot)
+        currentSlot = current >= 0 && current < slots.count ? current : -1
+        return flush(
+            at: time, endPhase: .cancel, nextFinger: &nextFinger, diagnostics: &diagnostics, into: &output)
+    }
+
+    /// Cancels every reported touch and forgets all tracking ids, so that nothing stays stuck and no later axis
+    /// update can revive a touch. Used when the device goes away, and after a drop with no snapshot.
+    mutating func cancelAll(at time: EventTime, into output: inout [DecoderOutput]) -> Bool {
+        var emitted = false
+        for index in slots.indices {
+            if let touch = reported[index] {
+                output.append(.finger(FingerEvent(
+                    phase: .cancel, finger: touch.finger, slot: Int32(index), time: time, contact: touch.contact)))
+                emitted = true
+            }
+            reported[index] = nil
+            ignoredTrackingID[index] = -1
+            slots[index].trackingID = -1
+            slots[index].restarted = false
+            slots[index].opened = false
+            slots[index].changed = false
+        }
+        return emitted
+    }
+}

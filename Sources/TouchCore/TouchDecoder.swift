@@ -1,0 +1,190 @@
+/// Turns one device's evdev event stream into finger streams: `down`, `move`, `up`, `cancel`, and a
+/// `frameEnd` after each `SYN_REPORT` that changed anything.
+///
+/// Pure and clock-free: it sees only the events and their times, so live input and replay take the same path.
+/// Feed it with `process(_:into:)`; after `SYN_DROPPED` either call `resync(to:at:into:)` with the kernel's state
+/// (the live path, via libevdev) or just keep feeding events (a recording), in which case every live touch is
+/// cancelled when the next event arrives, because nothing can say which of them survived the drop.
+public struct TouchDecoder {
+    public struct Options: Sendable {
+        /// Protocol A: the longest jump, as a fraction of the device diagonal, that still continues a contact.
+        public var contactJumpLimit: Double = 0.25
+        /// The first finger id handed out; ids then count up and never repeat.
+        public var firstFingerID: UInt32 = 1
+
+        public init() {}
+    }
+
+    public let description: DeviceDescription
+    public let touchProtocol: TouchProtocol
+    public private(set) var diagnostics = DecoderDiagnostics()
+
+    private var slots: SlotDecoder
+    private var contacts: ContactReportDecoder
+    private var nextFinger: UInt32
+    /// Single touch: the synthetic tracking id of the open contact, counted up per `BTN_TOUCH` press.
+    private var singleTouchTrackingID: Int32 = 0
+    private var droppingUntilReport = false
+    private var awaitingResync = false
+
+    public init(description: DeviceDescription, options: Options = Options()) {
+        self.description = description
+        self.touchProtocol = description.touchProtocol
+        self.nextFinger = options.firstFingerID
+        slots = SlotDecoder(slotCount: touchProtocol == .slotted ? description.slotCount : 1)
+        let width = Double(description.xAxis.map { Int64($0.maximum) - Int64($0.minimum) } ?? 0)
+        let height = Double(description.yAxis.map { Int64($0.maximum) - Int64($0.minimum) } ?? 0)
+        let limit = options.contactJumpLimit * (width * width + height * height).squareRoot()
+        contacts = ContactReportDecoder(maxJumpSquared: Int64(limit * limit))
+    }
+
+    /// Touches consumers currently see as down.
+    public var liveFingerCount: Int {
+        touchProtocol == .contactReports ? contacts.liveCount : slots.liveCount
+    }
+
+    /// Whether a drop ended and the decoder waits for `resync(to:at:into:)`.
+    public var needsResync: Bool { awaitingResync }
+
+    /// Feeds one event. Finger changes are appended to `output` when a `SYN_REPORT` closes a frame.
+    public mutating func process(_ event: InputEvent, into output: inout [DecoderOutput]) {
+        if awaitingResync {
+            resyncBlind(at: event.time, into: &output)
+        }
+        if droppingUntilReport {
+            if event.isSynReport {
+                droppingUntilReport = false
+                awaitingResync = true
+            } else {
+                diagnostics.eventsDiscardedInDrop += 1
+            }
+            return
+        }
+        switch event.type {
+        case EventType.syn:
+            processSyn(event, into: &output)
+        case EventType.abs:
+            processAbs(event)
+        case EventType.key where event.code == KeyCode.touch:
+            processTouchKey(event.value)
+        default:
+            break
+        }
+    }
+
+    /// Resolves a drop from the kernel's current state: touches that vanished or changed id are cancelled,
+    /// new ones go down, the rest move to their current place.
+    public mutating func resync(to snapshot: DeviceSnapshot, at time: EventTime, into output: inout [DecoderOutput]) {
+        droppingUntilReport = false
+        awaitingResync = false
+        diagnostics.snapshotResyncs += 1
+        var emitted = false
+        switch touchProtocol {
+        case .slotted:
+            emitted = slots.resync(
+                to: snapshot, at: time, nextFinger: &nextFinger, diagnostics: &diagnostics, into: &output)
+        case .singleTouch:
+            var translated = snapshot
+            if let first = snapshot.slots.first, first.trackingID >= 0 {
+                let openID = slots.slots[0].trackingID
+                if openID < 0 { singleTouchTrackingID &+= 1 }
+                translated.slots[0].trackingID = openID >= 0 ? openID : singleTouchTrackingID
+            }
+            emitted = slots.resync(
+                to: translated, at: time, nextFinger: &nextFinger, diagnostics: &diagnostics, into: &output)
+        case .contactReports:
+            contacts.discardFrame()  // The next full frame carries the whole state.
+        }
+        if emitted { output.append(.frameEnd(time)) }
+    }
+
+    /// Ends every live touch with `cancel`, as when the device is removed or suspended.
+    public mutating func cancelAll(at time: EventTime, into output: inout [DecoderOutput]) {
+        let emitted =
+            touchProtocol == .contactReports
+            ? contacts.cancelAll(at: time, into: &output)
+            : slots.cancelAll(at: time, into: &output)
+        if emitted { output.append(.frameEnd(time)) }
+    }
+
+    private mutating func resyncBlind(at time: EventTime, into output: inout [DecoderOutput]) {
+        awaitingResync = false
+        if touchProtocol == .contactReports {
+            contacts.discardFrame()
+            return
+        }
+        diagnostics.blindResyncs += 1
+        cancelAll(at: time, into: &output)
+    }
+
+    private mutating func processSyn(_ event: InputEvent, into output: inout [DecoderOutput]) {
+        switch event.code {
+        case SynCode.report:
+            let emitted =
+                touchProtocol == .contactReports
+                ? contacts.flush(at: event.time, nextFinger: &nextFinger, diagnostics: &diagnostics, into: &output)
+                : slots.flush(
+                    at: event.time, endPhase: .up, nextFinger: &nextFinger, diagnostics: &diagnostics,
+                    into: &output)
+            if emitted { output.append(.frameEnd(event.time)) }
+        case SynCode.mtReport:
+            if touchProtocol == .contactReports {
+                contacts.contactReport()
+            } else {
+                diagnostics.protocolMismatches += 1
+            }
+        case SynCode.dropped:
+            diagnostics.syncDrops += 1
+            droppingUntilReport = true
+            if touchProtocol == .contactReports { contacts.discardFrame() }
+        default:
+            break
+        }
+    }
+
+    private mutating func processAbs(_ event: InputEvent) {
+        switch touchProtocol {
+        case .slotted:
+            switch event.code {
+            case AbsCode.mtSlot: slots.selectSlot(event.value, diagnostics: &diagnostics)
+            case AbsCode.mtTrackingID: slots.setTrackingID(event.value, diagnostics: &diagnostics)
+            case AbsCode.mtPositionX...AbsCode.mtDistance, AbsCode.mtTouchMajor...AbsCode.mtOrientation:
+                slots.setAxis(event.code, event.value)
+            default: break  // ABS_X/ABS_Y and friends: the single-touch emulation of an MT device.
+            }
+        case .contactReports:
+            switch event.code {
+            case AbsCode.mtSlot: diagnostics.protocolMismatches += 1
+            case AbsCode.mtTouchMajor...AbsCode.mtDistance: contacts.setAxis(event.code, event.value)
+            default: break
+            }
+        case .singleTouch:
+            switch event.code {
+            case AbsCode.x: slots.setAxis(AbsCode.mtPositionX, event.value)
+            case AbsCode.y: slots.setAxis(AbsCode.mtPositionY, event.value)
+            case AbsCode.pressure: slots.setAxis(AbsCode.mtPressure, event.value)
+            case AbsCode.distance: slots.setAxis(AbsCode.mtDistance, event.value)
+            default: break
+            }
+        }
+    }
+
+    private mutating func processTouchKey(_ value: Int32) {
+        switch touchProtocol {
+        case .contactReports:
+            contacts.touchKey(value)
+        case .singleTouch:
+            if value != 0 {
+                if slots.slots[0].trackingID < 0 {
+                    singleTouchTrackingID &+= 1
+                    if singleTouchTrackingID < 0 { singleTouchTrackingID = 0 }
+                    slots.setTrackingID(singleTouchTrackingID, diagnostics: &diagnostics)
+                }
+            } else {
+                slots.setTrackingID(-1, diagnostics: &diagnostics)
+            }
+        case .slotted:
+            break
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import TouchCore
+
+/// Reads a recording file of any supported format and settles its device description: embedded in the file,
+/// given by the caller, found in a sibling file (`.desc`, `.prop` or `.device` whose name the recording's
+/// name starts with, as `n4.desc` for `n4.events` or `ntrig-xt2.device` for `ntrig-xt2-1-tap.event`), or
+/// inferred from the events as a last resort.
+public enum RecordingLoader {
+    public static let descriptionExtensions = ["desc", "prop", "device"]
+
+    public static func load(
+        path: String, format: RecordingFormat? = nil, descriptionPath: String? = nil, options: ReadOptions = ReadOptions()
+    ) throws(RecordingError) -> Recording {
+        let bytes = try readFile(path)
+        guard let format = format ?? FormatDetection.detect(bytes) else {
+            throw RecordingError(.unknownFormat, file: path,
+                "not a recording touchd knows: expected evemu text, libinput record YAML, getevent or evtest text, or raw input_event data")
+        }
+        var recording = try parse(bytes, format: format, file: path, options: options)
+        if let descriptionPath {
+            recording.description = try loadDescription(descriptionPath)
+            recording.descriptionSource = .file(descriptionPath)
+        } else if recording.descriptionSource == .inferred {
+            if let sibling = siblingDescription(for: path) {
+                recording.description = try loadDescription(sibling)
+                recording.descriptionSource = .file(sibling)
+            } else {
+                let name = "unknown device (inferred from " + (path.split(separator: "/").last.map(String.init) ?? path) + ")"
+                recording.description = DescriptionInference.infer(from: recording.events, name: name)
+            }
+        }
+        if recording.descriptionSource != .inferred {
+            recording.inferredAxes = DescriptionInference.complete(&recording.description, from: recording.events)
+        }
+        return recording
+    }
+
+    public static func parse(
+        _ bytes: [UInt8], format: RecordingFormat, file: String, options: ReadOptions = ReadOptions()
+    ) throws(RecordingError) -> Recording {
+        switch format {
+        case .evemu:
+            return try EvemuReader.parse(bytes, file: file, options: options)
+        case .libinputRecord:
+            return try LibinputRecordReader.parse(bytes, file: file)
+        case .raw:
+            return Recording(format: .raw, description: DeviceDescription(), descriptionSource: .inferred,
+                events: try RawEventReader.parse(bytes, file: file))
+        case .getevent:
+            let parsed = try GeteventReader.parse(bytes, file: file, options: options)
+            return Recording(format: .getevent, description: DeviceDescription(), descriptionSource: .inferred,
+                events: parsed.events, skipped: parsed.skipped)
+        case .evtest:
+            return try EvtestReader.parse(bytes, file: file, options: options)
+        }
+    }
+
+    /// A description from an evemu file (`.desc`/`.prop`/`.device`, or any evemu recording with a header).
+    public static func loadDescription(_ path: String) throws(RecordingError) -> DeviceDescription {
+        let parsed = try EvemuReader.parseRaw(try readFile(path), file: path, options: ReadOptions())
+        guard let description = parsed.description else {
+            throw RecordingError(.badDescription, file: path, "no device description (N:, I:, P:, B: or A: lines) in this file")
+        }
+        return description
+    }
+
+    /// The sibling description file for a recording, if one exists.
+    public static func siblingDescription(for path: String) -> String? {
+        let url = URL(fileURLWithPath: path)
+        let directory = url.deletingLastPathComponent().path
+        let name = url.lastPathComponent
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return nil }
+        var best: (stem: String, file: String)?
+        for entry in entries.sorted() where entry != name {
+            let candidate = URL(fileURLWithPath: entry)
+            guard descriptionExtensions.contains(candidate.pathExtension) else { continue }
+            let stem = candidate.deletingPathExtension().lastPathComponent
+            guard name.hasPrefix(stem) else { continue }
+            let boundary = name.dropFirst(stem.count).first
+            guard boundary == "." || boundary == "-" || boundary == "_" else { continue }
+            if best == nil || stem.count > best!.stem.count { best = (stem, entry) }
+        }
+        return best.map { directory + "/" + $0.file }
+    }
+
+    static func readFile(_ path: String) throws(RecordingError) -> [UInt8] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            let exists = FileManager.default.fileExists(atPath: path)
+            throw RecordingError(.unreadable, file: path, exists ? "cannot read the file" : "no such file")
+        }
+        return [UInt8](data)
+    }
+}

@@ -1,0 +1,113 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+import TouchCore
+import TouchFormats
+
+/// `touchd replay FILE`: prints the finger stream of a recording.
+public enum ReplayCommand {
+    public static let parser = ArgumentParser([
+        .value("desc", "FILE", help: "device description (evemu) for an events-only recording"),
+        .value("input-format", "NAME", help: "evemu, libinput-record, raw, getevent or evtest (default: detect)"),
+        .value("size", "WxH", help: "output size in output units (default: the device's range)"),
+        .value("rotate", "DEGREES", help: "clockwise rotation: 0, 90, 180 or 270"),
+        .flag("invert-x", help: "mirror x"),
+        .flag("invert-y", help: "mirror y"),
+        .value("calibration", "'a b c d e f'", help: "libinput-style calibration matrix"),
+        .value("format", "ndjson|text", help: "output format (default ndjson)"),
+        .value("speed", "realtime|max", help: "replay pace (default max)"),
+        .flag("skip-bad-lines", help: "skip malformed lines with a warning count instead of failing"),
+        .flag("quiet", short: "q", help: "no summary on stderr"),
+    ])
+
+    public static let usage = "usage: touchd replay FILE [options]\n\nPrints the finger stream of a recorded evdev log.\n\n"
+
+    public static func run(_ arguments: [String], logger: Logger) -> Int32 {
+        do {
+            let parsed = try parser.parse(arguments)
+            if parsed.has("help") {
+                StandardStreams.write(Array((usage + parser.helpText + "\n").utf8), to: 1)
+                return 0
+            }
+            guard parsed.positionals.count == 1 else {
+                throw parsed.positionals.isEmpty
+                    ? ArgumentError.missingArgument("FILE") : ArgumentError.unexpectedArgument(parsed.positionals[1])
+            }
+            let file = parsed.positionals[0]
+            let settings = try replaySettings(parsed)
+            let inputFormat = try parsed.value("input-format", expected: "evemu, libinput-record, raw, getevent or evtest") {
+                RecordingFormat(rawValue: $0)
+            }
+            let recording = try RecordingLoader.load(
+                path: file, format: inputFormat, descriptionPath: parsed["desc"],
+                options: ReadOptions(skipBadLines: parsed.has("skip-bad-lines")))
+            let realtime = try parsed.choice("speed", ["realtime", "max"], default: "max") == "realtime"
+            var output = OutputBuffer()
+            let engine = ReplayEngine(recording: recording, settings: settings)
+            var pacer: ReplayEngine.Pacer?
+            if realtime {
+                let realtimePacer = RealtimePacer()
+                pacer = { offset in realtimePacer.wait(offset) }
+            }
+            let summary = try engine.run(pacer: pacer) { (bytes: [UInt8]) in
+                output.append(bytes)
+                if realtime { output.flush() }
+            }
+            output.flush()
+            if !parsed.has("quiet") {
+                for line in summary.report(file: file, recording: recording) { StderrLogHandler().write(line) }
+            }
+            return 0
+        } catch let error as ArgumentError {
+            logger.error("replay: \(error)")
+            StderrLogHandler().write(usage + parser.helpText)
+            return 2
+        } catch {
+            logger.error("replay: \(error)")
+            return 1
+        }
+    }
+
+    static func replaySettings(_ parsed: ParsedArguments) throws(ArgumentError) -> ReplayEngine.Settings {
+        var settings = ReplayEngine.Settings()
+        settings.format = try parsed.choice("format", ["ndjson", "text"], default: "ndjson") == "text" ? .text : .ndjson
+        settings.mapping.outputSize = try parsed.value("size", expected: "WIDTHxHEIGHT, e.g. 1920x1080", parseSize)
+        settings.mapping.rotation = try parsed.value("rotate", expected: "0, 90, 180 or 270") {
+            Int($0).flatMap { [0, 90, 180, 270].contains($0) ? $0 : nil }
+        } ?? 0
+        settings.mapping.invertX = parsed.has("invert-x")
+        settings.mapping.invertY = parsed.has("invert-y")
+        settings.mapping.calibration = try parsed.value("calibration", expected: "six numbers 'a b c d e f'") {
+            CalibrationMatrix(udevProperty: $0)
+        } ?? .identity
+        return settings
+    }
+
+    static func parseSize(_ text: String) -> (width: Double, height: Double)? {
+        let parts = text.split(separator: "x")
+        guard parts.count == 2, let width = Double(parts[0]), let height = Double(parts[1]), width > 0, height > 0
+        else { return nil }
+        return (width, height)
+    }
+}
+
+/// Sleeps until a frame's recorded offset has passed on the monotonic clock.
+struct RealtimePacer {
+    private let start: Int64
+
+    init() { start = Self.now() }
+
+    func wait(_ offset: EventTime.Duration) {
+        let remaining = start + offset.microseconds - Self.now()
+        guard remaining > 0 else { return }
+        var request = timespec(tv_sec: Int(remaining / 1_000_000), tv_nsec: Int(remaining % 1_000_000) * 1000)
+        var left = timespec()
+        while nanosleep(&request, &left) != 0 && errno == EINTR { request = left }
+    }
+
+    static func now() -> Int64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Int64(time.tv_sec) * 1_000_000 + Int64(time.tv_nsec) / 1000
+    }
+}

@@ -1,0 +1,92 @@
+import TouchCore
+import TouchFormats
+
+/// What a replay saw, for the summary on stderr and for `touchd describe`.
+public struct ReplaySummary: Equatable, Sendable {
+    public var events = 0
+    /// `SYN_REPORT` frames in the input.
+    public var frames = 0
+    /// Frames that changed at least one finger.
+    public var touchFrames = 0
+    /// Distinct touches (finger ids) reported.
+    public var fingers = 0
+    public var maxSimultaneous = 0
+    public var firstTime: EventTime?
+    public var lastTime: EventTime?
+    public var diagnostics = DecoderDiagnostics()
+    public var phaseCounts: [TouchPhase: Int] = [:]
+
+    public init() {}
+
+    mutating func note(_ event: InputEvent) {
+        events += 1
+        if event.isSynReport { frames += 1 }
+        if firstTime == nil { firstTime = event.time }
+        lastTime = event.time
+    }
+
+    mutating func note(_ output: PipelineOutput, live: Int) {
+        switch output {
+        case .finger(let mapped):
+            phaseCounts[mapped.event.phase, default: 0] += 1
+            if mapped.event.phase == .down { fingers += 1 }
+            maxSimultaneous = max(maxSimultaneous, live)
+        case .frameEnd:
+            touchFrames += 1
+        }
+    }
+
+    public var duration: EventTime.Duration {
+        guard let firstTime, let lastTime else { return EventTime.Duration(microseconds: 0) }
+        return lastTime - firstTime
+    }
+
+    /// Lines for a person: input, description, counts, quirks.
+    public func report(file: String, recording: Recording) -> [String] {
+        var lines: [String] = []
+        let version = recording.version.map { " " + $0 } ?? ""
+        lines.append("\(file): \(recording.format.rawValue)\(version), device \"\(recording.description.name)\"")
+        switch recording.descriptionSource {
+        case .embedded: lines.append("  description: in the file")
+        case .file(let path): lines.append("  description: from \(path)")
+        case .inferred: lines.append("  description: none found; axis ranges inferred from the events (mapping is approximate)")
+        }
+        if !recording.inferredAxes.isEmpty {
+            let names = recording.inferredAxes.map { EventNames.codeName(type: EventType.abs, code: $0) ?? String($0) }
+            lines.append("  description lacks \(names.joined(separator: ", ")): range inferred from the events")
+        }
+        let device = recording.description
+        var axes = "  protocol: \(device.touchProtocol.rawValue)"
+        if device.touchProtocol == .slotted { axes += ", \(device.slotCount) slots" }
+        if let x = device.xAxis, let y = device.yAxis {
+            axes += ", x \(x.minimum)...\(x.maximum), y \(y.minimum)...\(y.maximum)"
+            if x.resolution > 0 && y.resolution > 0 {
+                axes += " (\(Self.millimetres(x)) x \(Self.millimetres(y)) mm)"
+            }
+        }
+        lines.append(axes)
+        let seconds = TextFormatterBridge.seconds(duration)
+        lines.append("  events: \(events), frames: \(frames), frames with touch changes: \(touchFrames), duration: \(seconds) s")
+        lines.append("  fingers: \(fingers), max simultaneous: \(maxSimultaneous)")
+        let phases = TouchPhase.allCases.map { "\($0.rawValue) \(phaseCounts[$0] ?? 0)" }.joined(separator: ", ")
+        lines.append("  finger events: \(phases)")
+        let quirks = diagnostics.nonZero
+        lines.append("  quirks: " + (quirks.isEmpty ? "none" : quirks.map { "\($0.name): \($0.count)" }.joined(separator: ", ")))
+        if !recording.skipped.isEmpty {
+            lines.append("  skipped lines: \(recording.skipped.count) (first: \(recording.skipped[0]))")
+        }
+        return lines
+    }
+
+    private static func millimetres(_ axis: AbsInfo) -> Int {
+        Int((Int64(axis.maximum) - Int64(axis.minimum)) / Int64(axis.resolution))
+    }
+}
+
+enum TextFormatterBridge {
+    static func seconds(_ duration: EventTime.Duration) -> String {
+        let millis = duration.microseconds / 1000
+        let fraction = String(millis % 1000)
+        return String(millis / 1000) + "." + String(repeating: "0", count: 3 - fraction.count) + fraction
+    }
+}

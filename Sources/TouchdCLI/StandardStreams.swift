@@ -1,0 +1,62 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Writes log lines to stderr, each with one `write(2)` so lines from one process never interleave.
+public struct StderrLogHandler: LogHandler {
+    public init() {}
+
+    public func write(_ line: String) {
+        var bytes = Array(line.utf8)
+        bytes.append(UInt8(ascii: "\n"))
+        StandardStreams.write(bytes, to: 2)
+    }
+
+    /// journald style when stderr goes to the journal (systemd sets JOURNAL_STREAM) or is not a terminal.
+    public static var preferredStyle: Logger.Style {
+        getenv("JOURNAL_STREAM") != nil || isatty(2) == 0 ? .journald : .plain
+    }
+}
+
+/// Buffered output to stdout, flushed in large writes; replay output can be millions of lines.
+public struct OutputBuffer {
+    private var buffer: [UInt8] = []
+    private let fd: Int32
+    private let flushThreshold: Int
+
+    public init(fd: Int32 = 1, flushThreshold: Int = 64 * 1024) {
+        self.fd = fd
+        self.flushThreshold = flushThreshold
+        buffer.reserveCapacity(flushThreshold * 2)
+    }
+
+    public mutating func append(_ bytes: [UInt8]) {
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= flushThreshold { flush() }
+    }
+
+    public mutating func append(_ text: String) { append(Array(text.utf8)) }
+
+    public mutating func flush() {
+        guard !buffer.isEmpty else { return }
+        StandardStreams.write(buffer, to: fd)
+        buffer.removeAll(keepingCapacity: true)
+    }
+}
+
+public enum StandardStreams {
+    /// Writes all bytes, retrying short writes and EINTR; a closed pipe ends the write silently.
+    public static func write(_ bytes: [UInt8], to fd: Int32) {
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let written = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return
+                }
+                offset += written
+            }
+        }
+    }
+}

@@ -1,0 +1,37 @@
+/// `touchd COMMAND ...`: hands each subcommand to its own type, as libinput's tool does.
+public enum TouchdMain {
+    public static let version = "0.1.0"
+
+    static let commands: [(name: String, summary: String)] = [
+        ("replay", "print the finger stream of a recorded evdev log"),
+    ]
+
+    public static func run(_ arguments: [String]) -> Int32 {
+        let logger = Logger(threshold: .info, style: StderrLogHandler.preferredStyle, handler: StderrLogHandler())
+        guard let command = arguments.first else {
+            StderrLogHandler().write(usage)
+            return 2
+        }
+        let rest = Array(arguments.dropFirst())
+        switch command {
+        case "replay":
+            return ReplayCommand.run(rest, logger: logger)
+        case "--version", "version":
+            StandardStreams.write(Array("touchd \(version)\n".utf8), to: 1)
+            return 0
+        case "--help", "-h", "help":
+            StandardStreams.write(Array((usage + "\n").utf8), to: 1)
+            return 0
+        default:
+            logger.error("unknown command '\(command)'")
+            StderrLogHandler().write(usage)
+            return 2
+        }
+    }
+
+    static var usage: String {
+        "usage: touchd COMMAND [options]\n\ncommands:\n"
+            + commands.map { "  " + $0.name + String(repeating: " ", count: 14 - $0.name.count) + $0.summary }
+            .joined(separator: "\n") + "\n\n'touchd COMMAND --help' shows a command's options."
+    }
+}
