@@ -62,10 +62,9 @@ struct SlotDecoder {
         guard currentSlot >= 0 else { return }
         let old = slots[currentSlot].trackingID
         if value < 0 {
-            if old >= 0 {
-                slots[currentSlot].trackingID = -1
-                slots[currentSlot].restarted = true
-            }
+            guard old >= 0 else { return }  // the lift of a touch never opened: nothing to end
+            slots[currentSlot].trackingID = -1
+            slots[currentSlot].restarted = true
         } else if value != old {
             if old >= 0 {
                 slots[currentSlot].restarted = true
@@ -97,7 +96,8 @@ struct SlotDecoder {
             let slotNumber = Int32(index)
             if let touch = reported[index] {
                 if slot.trackingID != touch.trackingID || slot.restarted {
-                    let contact = slot.trackingID < 0 ? slot.contact : touch.contact
+                    // A lift carries the slot's final values; a replaced or resynced touch its last reported ones.
+                    let contact = slot.trackingID < 0 && endPhase == .up ? slot.contact : touch.contact
                     output.append(.finger(FingerEvent(
                         phase: endPhase, finger: touch.finger, slot: slotNumber, time: time, contact: contact)))
                     reported[index] = nil

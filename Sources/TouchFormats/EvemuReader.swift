@@ -150,12 +150,17 @@ public enum EvemuReader {
                 maskByteOffset = 0
             }
             let bytes = try hexBytes(&fields, number, "B:")
+            defer { maskByteOffset += bytes.count }
+            // The EV_SYN mask lists the supported types, which the other masks already imply.
+            guard type != EventType.syn else {
+                hasDescription = true
+                return
+            }
             for (index, byte) in bytes.enumerated() {
                 for bit in 0..<8 where byte & (1 << bit) != 0 {
                     description.codes[type, default: []].insert(UInt16((maskByteOffset + index) * 8 + bit))
                 }
             }
-            maskByteOffset += bytes.count
             hasDescription = true
         }
 

@@ -23,7 +23,8 @@ public enum FormatDetection {
                 result = .evemu
                 return
             }
-            if let colon = trimmed.firstIndex(of: ":"), trimmed[trimmed.startIndex..<colon].allSatisfy({
+            // A top-level YAML key; getevent's indented "  name:" lines are not.
+            if trimmed.count == text.count, let colon = trimmed.firstIndex(of: ":"), trimmed[trimmed.startIndex..<colon].allSatisfy({
                 $0.isLetter || $0.isNumber || $0 == "_"
             }) {
                 result = .libinputRecord

@@ -1,0 +1,108 @@
+import Testing
+import TouchCore
+import TouchFormats
+import TouchTestKit
+
+@Suite("evemu reader and writer")
+struct EvemuReaderTests {
+    static let header = """
+        # EVEMU 1.3
+        N: Test Panel
+        I: 0003 1234 abcd 0101
+        P: 02 00 00 00 00 00 00 00
+        B: 03 03 00 00 00 00 80 60 02
+        A: 00 0 1023 0 0 12
+        A: 01 0 767 0 0 12
+        A: 2f 0 9 0 0 0
+        A: 35 0 1023 0 0 12
+        A: 36 0 767 0 0 12
+        A: 39 0 65535 0 0
+
+        """
+
+    func parse(_ text: String, options: ReadOptions = ReadOptions()) throws -> Recording {
+        try EvemuReader.parse(Array(text.utf8), file: "test.evemu", options: options)
+    }
+
+    @Test("header lines give the description; zero-padded values and hex codes decode")
+    func description() throws {
+        let recording = try parse(Self.header + "E: 0.000001 0003 0039 0360\t# comment\nE: 0.000002 0003 0039 -001\n")
+        let device = recording.description
+        #expect(recording.version == "1.3")
+        #expect(device.name == "Test Panel")
+        #expect(device.id == DeviceID(bustype: 3, vendor: 0x1234, product: 0xabcd, version: 0x101))
+        #expect(device.properties == [InputProperty.direct])
+        #expect(device.absInfo[AbsCode.mtPositionX] == AbsInfo(minimum: 0, maximum: 1023, resolution: 12))
+        #expect(device.absInfo[AbsCode.mtTrackingID]?.resolution == 0)  // 1.0/1.1 lines have no resolution
+        #expect(device.slotCount == 10)
+        // B: 03 03 00 00 00 00 80 60 02 is bits 0, 1 (ABS_X, ABS_Y), 47 (0x2f), 53, 54 (0x35, 0x36), 57 (0x39).
+        #expect(device.codes[EventType.abs]?.isSuperset(of: [0, 1, 0x2f, 0x35, 0x36, 0x39]) == true)
+        #expect(recording.events.map(\.value) == [360, -1])
+        #expect(recording.events[0].time == EventTime(microseconds: 1))
+    }
+
+    @Test("absolute 1.1 times are kept as written")
+    func absoluteTimes() throws {
+        let recording = try parse("E: 1288981453.965969 0003 0039 0431\n")
+        #expect(recording.events[0].time.microseconds == 1_288_981_453_965_969)
+        #expect(recording.descriptionSource == .inferred)
+    }
+
+    @Test(
+        "malformed lines name file, line and field",
+        arguments: [
+            ("E: 0.1 0003 0039\n", RecordingError.Kind.wrongFieldCount, "E:"),
+            ("E: x.1 0003 0039 1\n", .badNumber, "E: time"),
+            ("E: 0.1 00zz 0039 1\n", .badNumber, "E: type"),
+            ("E: 0.1 0003 0039 12a\n", .badNumber, "E: value"),
+            ("E: 0.1 0003 0040 1\n", .unknownCode, "E: code"),
+            ("E: 0.1 0003 0039 99999999999\n", .badNumber, "E: value"),
+            ("A: 35 0 100\n", .wrongFieldCount, "A:"),
+            ("Q: what\n", .badLine, nil),
+        ] as [(String, RecordingError.Kind, String?)])
+    func malformed(line: String, kind: RecordingError.Kind, field: String?) throws {
+        let text = "# EVEMU 1.3\nE: 0.000001 0000 0000 0000\n" + line
+        let error = try #require(throws: RecordingError.self) { try parse(text) }
+        #expect(error.kind == kind)
+        #expect(error.line == 3)
+        #expect(error.field == field)
+        #expect(error.description.hasPrefix("test.evemu:3: "))
+    }
+
+    @Test("skip-bad-lines keeps the good lines and counts the bad ones")
+    func skipping() throws {
+        let text = "E: 0.1 0003 0039 1\nE: broken\nE: 0.2 0000 0000 0\nE: 0.3 0003 zz 1\n"
+        let recording = try parse(text, options: ReadOptions(skipBadLines: true))
+        #expect(recording.events.count == 2)
+        #expect(recording.skipped.map(\.line) == [2, 4])
+    }
+
+    @Test("written evemu 1.3 reads back identical: description and events")
+    func roundTrip() throws {
+        let script = EventScript()
+        script.slot(0).trackingID(5).position(x: 10, y: 20).abs(AbsCode.mtPressure, 33).report()
+        script.slot(1).trackingID(6).position(x: 300, y: 40).report()
+        script.slot(0).trackingID(-1).key(KeyCode.touch, 0).report()
+        let device = TestDevices.touchscreen
+        let text = EvemuWriter.write(description: device, events: script.events)
+        let back = try parse(text)
+        #expect(back.description == device)
+        #expect(back.events == script.events)
+
+        let relative = try parse(EvemuWriter.write(description: device, events: script.events, timeBase: .relativeToFirstEvent))
+        #expect(relative.events.first?.time == .zero)
+        #expect(relative.events.map(\.value) == script.events.map(\.value))
+        #expect(zip(relative.events, script.events).allSatisfy {
+            $1.time.microseconds - $0.time.microseconds == script.events[0].time.microseconds
+        })
+    }
+
+    @Test("the writer pads values as evemu does")
+    func padding() {
+        let events = [InputEvent(time: EventTime(microseconds: 1), type: 3, code: 0x39, value: -1),
+                      InputEvent(time: EventTime(microseconds: 2), type: 3, code: 0x35, value: 36)]
+        let text = EvemuWriter.write(description: DeviceDescription(), events: events)
+        #expect(text.contains("E: 0.000001 0003 0039 -001\t"))
+        #expect(text.contains("E: 0.000002 0003 0035 0036\t"))
+    }
+}
