@@ -11,7 +11,7 @@ import sys
 HEADER = sys.argv[1] if len(sys.argv) > 1 else "/usr/include/linux/input-event-codes.h"
 PREFIXES = {"EV": None, "SYN": 0x00, "KEY": 0x01, "BTN": 0x01, "REL": 0x02, "ABS": 0x03, "MSC": 0x04,
             "SW": 0x05, "LED": 0x11, "SND": 0x12, "REP": 0x14, "INPUT_PROP": "prop"}
-SKIP = re.compile(r"_(MAX|CNT)$")
+SKIP = re.compile(r"_CNT$")  # libevdev names the *_MAX codes too
 
 values = {}
 rows = []

@@ -31,6 +31,13 @@ public enum DescriptionInference {
         if absInfo[AbsCode.mtTrackingID] != nil || codes[EventType.abs]?.contains(AbsCode.mtTrackingID) == true {
             absInfo[AbsCode.mtTrackingID] = AbsInfo(minimum: 0, maximum: 65535)
         }
+        // A stream with touches but no positions still needs axes to map; give it a unit range.
+        let multitouch = codes[EventType.abs]?.contains { $0 >= AbsCode.mtSlot } ?? false
+        if multitouch {
+            for code in [AbsCode.mtPositionX, AbsCode.mtPositionY] where absInfo[code] == nil {
+                absInfo[code] = AbsInfo(minimum: 0, maximum: 1)
+            }
+        }
         if sawContactReport {
             absInfo[AbsCode.mtSlot] = nil
         } else if absInfo[AbsCode.mtPositionX] != nil {

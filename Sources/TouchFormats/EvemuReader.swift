@@ -91,26 +91,26 @@ public enum EvemuReader {
             guard let timeField = fields.next(), let typeField = fields.next(), let codeField = fields.next(),
                 let valueField = fields.next()
             else {
-                throw error(.wrongFieldCount, number, "E:", "expected 4 fields: sec.usec type code value")
+                throw error(.wrongFieldCount, number, "E", "expected 4 fields: sec.usec type code value")
             }
             if fields.next() != nil {
-                throw error(.wrongFieldCount, number, "E:", "expected 4 fields: sec.usec type code value, found more")
+                throw error(.wrongFieldCount, number, "E", "expected 4 fields: sec.usec type code value, found more")
             }
             guard let time = NumberParsing.timestamp(timeField) else {
-                throw error(.badNumber, number, "E: time", "'\(String(bytes: timeField))' is not a sec.usec time")
+                throw error(.badNumber, number, "E time", "'\(String(bytes: timeField))' is not a sec.usec time")
             }
             guard let type = NumberParsing.hex16(typeField) else {
-                throw error(.badNumber, number, "E: type", "'\(String(bytes: typeField))' is not a hex event type")
+                throw error(.badNumber, number, "E type", "'\(String(bytes: typeField))' is not a hex event type")
             }
             guard let code = NumberParsing.hex16(codeField) else {
-                throw error(.badNumber, number, "E: code", "'\(String(bytes: codeField))' is not a hex event code")
+                throw error(.badNumber, number, "E code", "'\(String(bytes: codeField))' is not a hex event code")
             }
             guard let value = NumberParsing.int32(valueField) else {
                 throw error(
-                    .badNumber, number, "E: value", "'\(String(bytes: valueField))' is not a 32-bit decimal value")
+                    .badNumber, number, "E value", "'\(String(bytes: valueField))' is not a 32-bit decimal value")
             }
             guard EventCodeLimits.isKnown(type: type, code: code) else {
-                throw error(.unknownCode, number, "E: code", "type 0x\(String(type, radix: 16)) code 0x\(String(code, radix: 16)) is not an evdev code")
+                throw error(.unknownCode, number, "E code", "type 0x\(String(type, radix: 16)) code 0x\(String(code, radix: 16)) is not an evdev code")
             }
             events.append(InputEvent(time: EventTime(microseconds: time), type: type, code: code, value: value))
         }
@@ -119,19 +119,19 @@ public enum EvemuReader {
             var values: [UInt16] = []
             while let field = fields.next() {
                 guard let value = NumberParsing.hex16(field) else {
-                    throw error(.badNumber, number, "I:", "'\(String(bytes: field))' is not a 16-bit hex number")
+                    throw error(.badNumber, number, "I", "'\(String(bytes: field))' is not a 16-bit hex number")
                 }
                 values.append(value)
             }
             guard values.count == 4 else {
-                throw error(.wrongFieldCount, number, "I:", "expected 4 hex numbers: bus vendor product version")
+                throw error(.wrongFieldCount, number, "I", "expected 4 hex numbers: bus vendor product version")
             }
             description.id = DeviceID(bustype: values[0], vendor: values[1], product: values[2], version: values[3])
             hasDescription = true
         }
 
         private mutating func parseProperties(_ fields: inout FieldScanner, _ number: Int) throws(RecordingError) {
-            let bytes = try hexBytes(&fields, number, "P:")
+            let bytes = try hexBytes(&fields, number, "P")
             for (index, byte) in bytes.enumerated() {
                 for bit in 0..<8 where byte & (1 << bit) != 0 {
                     description.properties.insert(UInt16((propertyByteOffset + index) * 8 + bit))
@@ -143,13 +143,13 @@ public enum EvemuReader {
 
         private mutating func parseMask(_ fields: inout FieldScanner, _ number: Int) throws(RecordingError) {
             guard let typeField = fields.next(), let type = NumberParsing.hex16(typeField) else {
-                throw error(.badNumber, number, "B: type", "expected a hex event type first")
+                throw error(.badNumber, number, "B type", "expected a hex event type first")
             }
             if type != lastMaskType {
                 lastMaskType = type
                 maskByteOffset = 0
             }
-            let bytes = try hexBytes(&fields, number, "B:")
+            let bytes = try hexBytes(&fields, number, "B")
             defer { maskByteOffset += bytes.count }
             // The EV_SYN mask lists the supported types, which the other masks already imply.
             guard type != EventType.syn else {
@@ -166,20 +166,20 @@ public enum EvemuReader {
 
         private mutating func parseAbs(_ fields: inout FieldScanner, _ number: Int) throws(RecordingError) {
             guard let codeField = fields.next(), let code = NumberParsing.hex16(codeField) else {
-                throw error(.badNumber, number, "A: code", "expected a hex axis code first")
+                throw error(.badNumber, number, "A code", "expected a hex axis code first")
             }
             guard code <= AbsCode.max else {
-                throw error(.unknownCode, number, "A: code", "0x\(String(code, radix: 16)) is beyond ABS_MAX")
+                throw error(.unknownCode, number, "A code", "0x\(String(code, radix: 16)) is beyond ABS_MAX")
             }
             var values: [Int32] = []
             while let field = fields.next() {
                 guard let value = NumberParsing.int32(field) else {
-                    throw error(.badNumber, number, "A:", "'\(String(bytes: field))' is not a decimal number")
+                    throw error(.badNumber, number, "A", "'\(String(bytes: field))' is not a decimal number")
                 }
                 values.append(value)
             }
             guard values.count == 4 || values.count == 5 else {
-                throw error(.wrongFieldCount, number, "A:", "expected min max fuzz flat [resolution] after the code")
+                throw error(.wrongFieldCount, number, "A", "expected min max fuzz flat [resolution] after the code")
             }
             description.absInfo[code] = AbsInfo(
                 minimum: values[0], maximum: values[1], fuzz: values[2], flat: values[3],

@@ -51,13 +51,13 @@ struct EvemuReaderTests {
     @Test(
         "malformed lines name file, line and field",
         arguments: [
-            ("E: 0.1 0003 0039\n", RecordingError.Kind.wrongFieldCount, "E:"),
-            ("E: x.1 0003 0039 1\n", .badNumber, "E: time"),
-            ("E: 0.1 00zz 0039 1\n", .badNumber, "E: type"),
-            ("E: 0.1 0003 0039 12a\n", .badNumber, "E: value"),
-            ("E: 0.1 0003 0040 1\n", .unknownCode, "E: code"),
-            ("E: 0.1 0003 0039 99999999999\n", .badNumber, "E: value"),
-            ("A: 35 0 100\n", .wrongFieldCount, "A:"),
+            ("E: 0.1 0003 0039\n", RecordingError.Kind.wrongFieldCount, "E"),
+            ("E: x.1 0003 0039 1\n", .badNumber, "E time"),
+            ("E: 0.1 00zz 0039 1\n", .badNumber, "E type"),
+            ("E: 0.1 0003 0039 12a\n", .badNumber, "E value"),
+            ("E: 0.1 0003 0040 1\n", .unknownCode, "E code"),
+            ("E: 0.1 0003 0039 99999999999\n", .badNumber, "E value"),
+            ("A: 35 0 100\n", .wrongFieldCount, "A"),
             ("Q: what\n", .badLine, nil),
         ] as [(String, RecordingError.Kind, String?)])
     func malformed(line: String, kind: RecordingError.Kind, field: String?) throws {
