@@ -74,7 +74,9 @@ struct ContactReportDecoder {
         // A tracking id of -1 in protocol A means "no contact" on some drivers.
         frame.removeAll { ($0.trackingID ?? 0) < 0 }
 
-        let previous = live.map { ContactMatcher.Point(x: $0.report.contact.x, y: $0.report.contact.y, trackingID: $0.report.trackingID) }
+        let previous = live.map {
+            ContactMatcher.Point(x: $0.report.contact.x, y: $0.report.contact.y, trackingID: $0.report.trackingID)
+        }
         let current = frame.map { ContactMatcher.Point(x: $0.contact.x, y: $0.contact.y, trackingID: $0.trackingID) }
         let matches = ContactMatcher.match(previous: previous, current: current, maxDistanceSquared: maxJumpSquared)
 
@@ -91,8 +93,11 @@ struct ContactReportDecoder {
                 survivorIndex[index] = survivors.count
                 survivors.append(touch)
             } else if !touch.ignored {
-                output.append(.finger(FingerEvent(
-                    phase: .up, finger: touch.finger, slot: touch.slot, time: time, contact: touch.report.contact)))
+                output.append(
+                    .finger(
+                        FingerEvent(
+                            phase: .up, finger: touch.finger, slot: touch.slot, time: time,
+                            contact: touch.report.contact)))
                 emitted = true
             }
         }
@@ -102,14 +107,20 @@ struct ContactReportDecoder {
                 let position = survivorIndex[match]
                 var touch = survivors[position]
                 if !touch.ignored && report.contact.isPalm {
-                    output.append(.finger(FingerEvent(
-                        phase: .cancel, finger: touch.finger, slot: touch.slot, time: time, contact: report.contact)))
+                    output.append(
+                        .finger(
+                            FingerEvent(
+                                phase: .cancel, finger: touch.finger, slot: touch.slot, time: time,
+                                contact: report.contact)))
                     touch.ignored = true
                     diagnostics.palmCancels += 1
                     emitted = true
                 } else if !touch.ignored && report.contact != touch.report.contact {
-                    output.append(.finger(FingerEvent(
-                        phase: .move, finger: touch.finger, slot: touch.slot, time: time, contact: report.contact)))
+                    output.append(
+                        .finger(
+                            FingerEvent(
+                                phase: .move, finger: touch.finger, slot: touch.slot, time: time,
+                                contact: report.contact)))
                     emitted = true
                 }
                 touch.report = report
@@ -125,8 +136,10 @@ struct ContactReportDecoder {
                 diagnostics.palmsSuppressed += 1
                 survivors.append(Live(finger: finger, slot: slot, report: report, ignored: true))
             } else {
-                output.append(.finger(FingerEvent(
-                    phase: .down, finger: finger, slot: slot, time: time, contact: report.contact)))
+                output.append(
+                    .finger(
+                        FingerEvent(
+                            phase: .down, finger: finger, slot: slot, time: time, contact: report.contact)))
                 survivors.append(Live(finger: finger, slot: slot, report: report, ignored: false))
                 emitted = true
             }
@@ -138,8 +151,11 @@ struct ContactReportDecoder {
     mutating func cancelAll(at time: EventTime, into output: inout [DecoderOutput]) -> Bool {
         var emitted = false
         for touch in live where !touch.ignored {
-            output.append(.finger(FingerEvent(
-                phase: .cancel, finger: touch.finger, slot: touch.slot, time: time, contact: touch.report.contact)))
+            output.append(
+                .finger(
+                    FingerEvent(
+                        phase: .cancel, finger: touch.finger, slot: touch.slot, time: time,
+                        contact: touch.report.contact)))
             emitted = true
         }
         live.removeAll(keepingCapacity: true)

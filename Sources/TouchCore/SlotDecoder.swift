@@ -98,20 +98,28 @@ struct SlotDecoder {
                 if slot.trackingID != touch.trackingID || slot.restarted {
                     // A lift carries the slot's final values; a replaced or resynced touch its last reported ones.
                     let contact = slot.trackingID < 0 && endPhase == .up ? slot.contact : touch.contact
-                    output.append(.finger(FingerEvent(
-                        phase: endPhase, finger: touch.finger, slot: slotNumber, time: time, contact: contact)))
+                    output.append(
+                        .finger(
+                            FingerEvent(
+                                phase: endPhase, finger: touch.finger, slot: slotNumber, time: time, contact: contact)))
                     reported[index] = nil
                     emitted = true
                 } else if slot.contact.isPalm {
-                    output.append(.finger(FingerEvent(
-                        phase: .cancel, finger: touch.finger, slot: slotNumber, time: time, contact: slot.contact)))
+                    output.append(
+                        .finger(
+                            FingerEvent(
+                                phase: .cancel, finger: touch.finger, slot: slotNumber, time: time,
+                                contact: slot.contact)))
                     reported[index] = nil
                     ignoredTrackingID[index] = slot.trackingID
                     diagnostics.palmCancels += 1
                     emitted = true
                 } else if slot.contact != touch.contact {
-                    output.append(.finger(FingerEvent(
-                        phase: .move, finger: touch.finger, slot: slotNumber, time: time, contact: slot.contact)))
+                    output.append(
+                        .finger(
+                            FingerEvent(
+                                phase: .move, finger: touch.finger, slot: slotNumber, time: time, contact: slot.contact)
+                        ))
                     reported[index]!.contact = slot.contact
                     emitted = true
                 }
@@ -131,8 +139,10 @@ struct SlotDecoder {
                 } else {
                     let finger = FingerID(nextFinger)
                     nextFinger &+= 1
-                    output.append(.finger(FingerEvent(
-                        phase: .down, finger: finger, slot: slotNumber, time: time, contact: slot.contact)))
+                    output.append(
+                        .finger(
+                            FingerEvent(
+                                phase: .down, finger: finger, slot: slotNumber, time: time, contact: slot.contact)))
                     reported[index] = Reported(finger: finger, trackingID: slot.trackingID, contact: slot.contact)
                     ignoredTrackingID[index] = -1
                     emitted = true
@@ -168,8 +178,11 @@ struct SlotDecoder {
         var emitted = false
         for index in slots.indices {
             if let touch = reported[index] {
-                output.append(.finger(FingerEvent(
-                    phase: .cancel, finger: touch.finger, slot: Int32(index), time: time, contact: touch.contact)))
+                output.append(
+                    .finger(
+                        FingerEvent(
+                            phase: .cancel, finger: touch.finger, slot: Int32(index), time: time, contact: touch.contact
+                        )))
                 emitted = true
             }
             reported[index] = nil

@@ -110,7 +110,9 @@ public enum EvemuReader {
                     .badNumber, number, "E value", "'\(String(bytes: valueField))' is not a 32-bit decimal value")
             }
             guard EventCodeLimits.isKnown(type: type, code: code) else {
-                throw error(.unknownCode, number, "E code", "type 0x\(String(type, radix: 16)) code 0x\(String(code, radix: 16)) is not an evdev code")
+                throw error(
+                    .unknownCode, number, "E code",
+                    "type 0x\(String(type, radix: 16)) code 0x\(String(code, radix: 16)) is not an evdev code")
             }
             events.append(InputEvent(time: EventTime(microseconds: time), type: type, code: code, value: value))
         }

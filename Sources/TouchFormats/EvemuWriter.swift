@@ -48,7 +48,9 @@ public enum EvemuWriter {
         out += "I: \(hex4(id.bustype)) \(hex4(id.vendor)) \(hex4(id.product)) \(hex4(id.version))\n"
         out += "P:" + maskBytes(description.properties, byteCount: 8).map { " " + hex2($0) }.joined() + "\n"
         var supportedTypes: Set<UInt16> = [EventType.syn]
-        for (type, codes) in description.codes where !codes.isEmpty && type != EventType.syn { supportedTypes.insert(type) }
+        for (type, codes) in description.codes where !codes.isEmpty && type != EventType.syn {
+            supportedTypes.insert(type)
+        }
         for (type, lines) in maskLayout {
             let codes = type == EventType.syn ? supportedTypes : description.codes[type] ?? []
             let bytes = maskBytes(codes, byteCount: lines * 8)
@@ -59,7 +61,8 @@ public enum EvemuWriter {
         }
         for code in description.absInfo.keys.sorted() {
             let info = description.absInfo[code]!
-            out += "A: \(hex2(UInt8(code))) \(info.minimum) \(info.maximum) \(info.fuzz) \(info.flat) \(info.resolution)\n"
+            out +=
+                "A: \(hex2(UInt8(code))) \(info.minimum) \(info.maximum) \(info.fuzz) \(info.flat) \(info.resolution)\n"
         }
         return out
     }

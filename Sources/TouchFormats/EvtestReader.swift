@@ -4,7 +4,8 @@ import TouchCore
 /// then `Event: time 18810.145235, type 3 (EV_ABS), code 57 (ABS_MT_TRACKING_ID), value 2091` lines and
 /// `Event: time …, -------------- SYN_REPORT ------------` separators.
 public enum EvtestReader {
-    public static func parse(_ bytes: [UInt8], file: String, options: ReadOptions = ReadOptions()) throws(RecordingError)
+    public static func parse(_ bytes: [UInt8], file: String, options: ReadOptions = ReadOptions())
+        throws(RecordingError)
         -> Recording
     {
         var description = DeviceDescription()
@@ -33,12 +34,15 @@ public enum EvtestReader {
                     return NumberParsing.hex16(ArraySlice(words[index + 1].utf8)) ?? 0
                 }
                 description.id = DeviceID(
-                    bustype: field("bus"), vendor: field("vendor"), product: field("product"), version: field("version"))
+                    bustype: field("bus"), vendor: field("vendor"), product: field("product"), version: field("version")
+                )
             } else if trimmed.hasPrefix("Event type ") {
                 currentType = Self.number(after: "Event type ", in: trimmed).flatMap { UInt16(exactly: $0) }
                 currentAxis = nil
             } else if trimmed.hasPrefix("Event code "), let type = currentType {
-                guard let code = Self.number(after: "Event code ", in: trimmed).flatMap({ UInt16(exactly: $0) }) else { return }
+                guard let code = Self.number(after: "Event code ", in: trimmed).flatMap({ UInt16(exactly: $0) }) else {
+                    return
+                }
                 description.codes[type, default: []].insert(code)
                 currentAxis = type == EventType.abs ? code : nil
                 if let axis = currentAxis { description.absInfo[axis] = AbsInfo(minimum: 0, maximum: 0) }
@@ -54,7 +58,9 @@ public enum EvtestReader {
                 case "Resolution": description.absInfo[axis]?.resolution = value
                 default: break
                 }
-            } else if trimmed.hasPrefix("Property type "), let property = Self.number(after: "Property type ", in: trimmed) {
+            } else if trimmed.hasPrefix("Property type "),
+                let property = Self.number(after: "Property type ", in: trimmed)
+            {
                 description.properties.insert(UInt16(clamping: property))
             }
         }
@@ -72,7 +78,8 @@ public enum EvtestReader {
         guard let comma = body.firstIndex(of: ","),
             let time = NumberParsing.timestamp(ArraySlice(body[body.startIndex..<comma].utf8))
         else {
-            throw RecordingError(.badNumber, file: file, line: number, field: "time", "expected 'Event: time sec.usec,'")
+            throw RecordingError(
+                .badNumber, file: file, line: number, field: "time", "expected 'Event: time sec.usec,'")
         }
         let rest = body[body.index(after: comma)...]
         let eventTime = EventTime(microseconds: time)
@@ -94,7 +101,8 @@ public enum EvtestReader {
             let code = value("code ").flatMap({ UInt16(exactly: $0) }),
             let eventValue = value("value ").flatMap({ Int32(exactly: $0) })
         else {
-            throw RecordingError(.wrongFieldCount, file: file, line: number, field: nil,
+            throw RecordingError(
+                .wrongFieldCount, file: file, line: number, field: nil,
                 "expected 'type N (...), code N (...), value N'")
         }
         return InputEvent(time: eventTime, type: type, code: code, value: eventValue)

@@ -24,9 +24,11 @@ public enum FormatDetection {
                 return
             }
             // A top-level YAML key; getevent's indented "  name:" lines are not.
-            if trimmed.count == text.count, let colon = trimmed.firstIndex(of: ":"), trimmed[trimmed.startIndex..<colon].allSatisfy({
-                $0.isLetter || $0.isNumber || $0 == "_"
-            }) {
+            if trimmed.count == text.count, let colon = trimmed.firstIndex(of: ":"),
+                trimmed[trimmed.startIndex..<colon].allSatisfy({
+                    $0.isLetter || $0.isNumber || $0 == "_"
+                })
+            {
                 result = .libinputRecord
             }
         }

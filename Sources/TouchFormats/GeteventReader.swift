@@ -4,7 +4,8 @@ import TouchCore
 /// form `getevent -t` (`[ 1482.431904] /dev/input/event2: 0003 0035 00000213`). Values are hex; `-l` prints
 /// keys as `DOWN`/`UP`. Lines that are not events (`add device`, `name:`) are skipped, as getevent mixes them in.
 public enum GeteventReader {
-    public static func parse(_ bytes: [UInt8], file: String, options: ReadOptions = ReadOptions()) throws(RecordingError)
+    public static func parse(_ bytes: [UInt8], file: String, options: ReadOptions = ReadOptions())
+        throws(RecordingError)
         -> ParsedEvents
     {
         var events: [InputEvent] = []
@@ -35,7 +36,8 @@ public enum GeteventReader {
         while let field = fields.next(stopAtComment: false) { parts.append(field) }
         if parts.first?.last == ASCII.colon { parts.removeFirst() }  // "/dev/input/event2:"
         guard parts.count == 3 else {
-            throw RecordingError(.wrongFieldCount, file: file, line: number, field: nil,
+            throw RecordingError(
+                .wrongFieldCount, file: file, line: number, field: nil,
                 "expected 3 fields after the time: type code value")
         }
         let typeText = String(bytes: parts[0])
@@ -51,11 +53,13 @@ public enum GeteventReader {
             } else if let numeric = NumberParsing.hex16(parts[1]) {
                 code = numeric
             } else {
-                throw RecordingError(.unknownCode, file: file, line: number, field: "code",
+                throw RecordingError(
+                    .unknownCode, file: file, line: number, field: "code",
                     "'\(codeText)' is not a known \(typeText) code")
             }
         } else {
-            throw RecordingError(.unknownCode, file: file, line: number, field: "type", "'\(typeText)' is not an event type")
+            throw RecordingError(
+                .unknownCode, file: file, line: number, field: "type", "'\(typeText)' is not an event type")
         }
         let valueText = String(bytes: parts[2])
         let value: Int32
@@ -65,7 +69,8 @@ public enum GeteventReader {
         case "REPEAT": value = 2
         default:
             guard let raw = NumberParsing.hex(parts[2]), raw <= UInt64(UInt32.max) else {
-                throw RecordingError(.badNumber, file: file, line: number, field: "value", "'\(valueText)' is not a hex value")
+                throw RecordingError(
+                    .badNumber, file: file, line: number, field: "value", "'\(valueText)' is not a hex value")
             }
             value = Int32(bitPattern: UInt32(raw))
         }

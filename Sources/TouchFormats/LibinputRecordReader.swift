@@ -8,25 +8,30 @@ public enum LibinputRecordReader {
         var parser = MiniYAMLParser(text: String(decoding: bytes, as: UTF8.self), file: file)
         let document = try parser.parseDocument()
         guard let version = document["version"] else {
-            throw RecordingError(.missingField, file: file, line: 1, field: "version",
+            throw RecordingError(
+                .missingField, file: file, line: 1, field: "version",
                 "not a libinput record file: no top-level 'version' key")
         }
         guard version.scalar == "1" else {
-            throw RecordingError(.badDescription, file: file, line: version.line, field: "version",
+            throw RecordingError(
+                .badDescription, file: file, line: version.line, field: "version",
                 "unsupported libinput record version '\(version.scalar ?? "?")', expected 1")
         }
         guard let devices = document["devices"]?.items, !devices.isEmpty else {
-            throw RecordingError(.missingField, file: file, line: document.line, field: "devices",
+            throw RecordingError(
+                .missingField, file: file, line: document.line, field: "devices",
                 "expected a non-empty 'devices' list")
         }
         guard deviceIndex < devices.count else {
-            throw RecordingError(.missingField, file: file, line: document["devices"]!.line, field: "devices",
+            throw RecordingError(
+                .missingField, file: file, line: document["devices"]!.line, field: "devices",
                 "device \(deviceIndex) asked for, the file has \(devices.count)")
         }
         let device = devices[deviceIndex]
         let path = "devices[\(deviceIndex)]"
         guard let evdev = device["evdev"] else {
-            throw RecordingError(.missingField, file: file, line: device.line, field: path + ".evdev",
+            throw RecordingError(
+                .missingField, file: file, line: device.line, field: path + ".evdev",
                 "expected the device's 'evdev' description")
         }
         let description = try readDescription(evdev, path: path + ".evdev", file: file)
@@ -39,14 +44,18 @@ public enum LibinputRecordReader {
                 guard let type = UInt16(exactly: numbers[2]), let code = UInt16(exactly: numbers[3]),
                     let value = Int32(exactly: numbers[4]), EventCodeLimits.isKnown(type: type, code: code)
                 else {
-                    throw RecordingError(.unknownCode, file: file, line: item.line, field: field,
+                    throw RecordingError(
+                        .unknownCode, file: file, line: item.line, field: field,
                         "type \(numbers[2]) code \(numbers[3]) value \(numbers[4]) is not an evdev event")
                 }
-                events.append(InputEvent(
-                    time: EventTime(seconds: numbers[0], microseconds: numbers[1]), type: type, code: code, value: value))
+                events.append(
+                    InputEvent(
+                        time: EventTime(seconds: numbers[0], microseconds: numbers[1]), type: type, code: code,
+                        value: value))
             }
         }
-        return Recording(format: .libinputRecord, description: description, descriptionSource: .embedded,
+        return Recording(
+            format: .libinputRecord, description: description, descriptionSource: .embedded,
             events: events, version: "1")
     }
 
@@ -70,7 +79,8 @@ public enum LibinputRecordReader {
         if case .mapping(let entries, _) = evdev["absinfo"] {
             for (key, value) in entries {
                 guard let code = UInt16(key), code <= AbsCode.max else {
-                    throw RecordingError(.unknownCode, file: file, line: value.line, field: path + ".absinfo",
+                    throw RecordingError(
+                        .unknownCode, file: file, line: value.line, field: path + ".absinfo",
                         "'\(key)' is not an absolute axis code")
                 }
                 let numbers = try integers(value, count: 5, field: "\(path).absinfo.\(key)", file: file)
@@ -92,16 +102,19 @@ public enum LibinputRecordReader {
         -> [Int64]
     {
         guard let items = node.items else {
-            throw RecordingError(.badDescription, file: file, line: node.line, field: field, "expected a list of numbers")
+            throw RecordingError(
+                .badDescription, file: file, line: node.line, field: field, "expected a list of numbers")
         }
         if let count, items.count != count {
-            throw RecordingError(.wrongFieldCount, file: file, line: node.line, field: field,
+            throw RecordingError(
+                .wrongFieldCount, file: file, line: node.line, field: field,
                 "expected \(count) numbers, found \(items.count)")
         }
         var numbers: [Int64] = []
         for item in items {
             guard let text = item.scalar, let value = NumberParsing.decimal(ArraySlice(text.utf8)) else {
-                throw RecordingError(.badNumber, file: file, line: item.line, field: field,
+                throw RecordingError(
+                    .badNumber, file: file, line: item.line, field: field,
                     "'\(item.scalar ?? "?")' is not an integer")
             }
             numbers.append(value)

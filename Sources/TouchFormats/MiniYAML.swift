@@ -69,7 +69,9 @@ struct MiniYAMLParser {
         guard let first = lines.first else { return .mapping([], line: 1) }
         let node = try parseBlock(indent: first.indent)
         if index < lines.count {
-            throw error(lines[index].number, "unexpected indentation; expected a key or '- ' item at column \(first.indent + 1)")
+            throw error(
+                lines[index].number, "unexpected indentation; expected a key or '- ' item at column \(first.indent + 1)"
+            )
         }
         return node
     }
@@ -122,8 +124,9 @@ struct MiniYAMLParser {
             index += 1
             if !value.isEmpty {
                 entries.append((key, try parseScalarOrFlow(value, line: line.number)))
-            } else if index < lines.count, lines[index].indent > indent
-                || (lines[index].indent == indent && lines[index].text.hasPrefix("- "))
+            } else if index < lines.count,
+                lines[index].indent > indent
+                    || (lines[index].indent == indent && lines[index].text.hasPrefix("- "))
             {
                 entries.append((key, try parseBlock(indent: lines[index].indent)))
             } else {

@@ -23,7 +23,8 @@ public enum RawEventReader {
                 let code = UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 18, as: UInt16.self))
                 let value = Int32(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 20, as: Int32.self))
                 events.append(
-                    InputEvent(time: EventTime(seconds: seconds, microseconds: micros), type: type, code: code, value: value))
+                    InputEvent(
+                        time: EventTime(seconds: seconds, microseconds: micros), type: type, code: code, value: value))
                 offset += recordSize
             }
         }

@@ -9,12 +9,15 @@ public enum RecordingLoader {
     public static let descriptionExtensions = ["desc", "prop", "device"]
 
     public static func load(
-        path: String, format: RecordingFormat? = nil, descriptionPath: String? = nil, options: ReadOptions = ReadOptions()
+        path: String, format: RecordingFormat? = nil, descriptionPath: String? = nil,
+        options: ReadOptions = ReadOptions()
     ) throws(RecordingError) -> Recording {
         let bytes = try readFile(path)
         guard let format = format ?? FormatDetection.detect(bytes) else {
-            throw RecordingError(.unknownFormat, file: path,
-                "not a recording touchd knows: expected evemu text, libinput record YAML, getevent or evtest text, or raw input_event data")
+            throw RecordingError(
+                .unknownFormat, file: path,
+                "not a recording touchd knows: expected evemu text, libinput record YAML, getevent or evtest text, or raw input_event data"
+            )
         }
         var recording = try parse(bytes, format: format, file: path, options: options)
         if let descriptionPath {
@@ -25,7 +28,8 @@ public enum RecordingLoader {
                 recording.description = try loadDescription(sibling)
                 recording.descriptionSource = .file(sibling)
             } else {
-                let name = "unknown device (inferred from " + (path.split(separator: "/").last.map(String.init) ?? path) + ")"
+                let name =
+                    "unknown device (inferred from " + (path.split(separator: "/").last.map(String.init) ?? path) + ")"
                 recording.description = DescriptionInference.infer(from: recording.events, name: name)
             }
         }
@@ -44,11 +48,13 @@ public enum RecordingLoader {
         case .libinputRecord:
             return try LibinputRecordReader.parse(bytes, file: file)
         case .raw:
-            return Recording(format: .raw, description: DeviceDescription(), descriptionSource: .inferred,
+            return Recording(
+                format: .raw, description: DeviceDescription(), descriptionSource: .inferred,
                 events: try RawEventReader.parse(bytes, file: file))
         case .getevent:
             let parsed = try GeteventReader.parse(bytes, file: file, options: options)
-            return Recording(format: .getevent, description: DeviceDescription(), descriptionSource: .inferred,
+            return Recording(
+                format: .getevent, description: DeviceDescription(), descriptionSource: .inferred,
                 events: parsed.events, skipped: parsed.skipped)
         case .evtest:
             return try EvtestReader.parse(bytes, file: file, options: options)
@@ -59,7 +65,8 @@ public enum RecordingLoader {
     public static func loadDescription(_ path: String) throws(RecordingError) -> DeviceDescription {
         let parsed = try EvemuReader.parseRaw(try readFile(path), file: path, options: ReadOptions())
         guard let description = parsed.description else {
-            throw RecordingError(.badDescription, file: path, "no device description (N:, I:, P:, B: or A: lines) in this file")
+            throw RecordingError(
+                .badDescription, file: path, "no device description (N:, I:, P:, B: or A: lines) in this file")
         }
         return description
     }

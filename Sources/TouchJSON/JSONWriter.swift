@@ -51,7 +51,7 @@ public struct JSONWriter {
 
     public mutating func field(_ name: String, _ value: String) {
         key(name)
-        value_(value)
+        stringValue(value)
     }
 
     public mutating func field(_ name: String, _ value: Int64) {
@@ -84,7 +84,7 @@ public struct JSONWriter {
     /// An array element.
     public mutating func element(_ value: String) {
         separator()
-        value_(value)
+        stringValue(value)
     }
 
     public mutating func element(_ value: Int64) {
@@ -103,7 +103,7 @@ public struct JSONWriter {
         bytes.append(contentsOf: json)
     }
 
-    private mutating func value_(_ value: String) {
+    private mutating func stringValue(_ value: String) {
         appendString(value)
         markValue()
     }
@@ -156,9 +156,12 @@ public struct JSONWriter {
     public static func appendInteger(_ value: Int64, to bytes: inout [UInt8]) {
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
         var magnitude = value.magnitude
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-            UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var digits:
+            (
+                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8
+            ) =
+                (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         var count = 0
         withUnsafeMutableBytes(of: &digits) { buffer in
             repeat {

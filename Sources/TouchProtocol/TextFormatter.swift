@@ -31,7 +31,8 @@ public enum TextFormatter {
         let sign = millis < 0 ? "-" : "+"
         let magnitude = millis.magnitude
         let fraction = String(magnitude % 1000)
-        return sign + String(magnitude / 1000) + "." + String(repeating: "0", count: 3 - fraction.count) + fraction + "s"
+        return sign + String(magnitude / 1000) + "." + String(repeating: "0", count: 3 - fraction.count) + fraction
+            + "s"
     }
 
     /// Two decimals, deterministic.

@@ -10,7 +10,9 @@ public final class EventScript {
     /// Time between frames.
     public var frameInterval: EventTime.Duration
 
-    public init(start: EventTime = EventTime(microseconds: 1_000_000), frameInterval: EventTime.Duration = .milliseconds(10)) {
+    public init(
+        start: EventTime = EventTime(microseconds: 1_000_000), frameInterval: EventTime.Duration = .milliseconds(10)
+    ) {
         time = start
         self.frameInterval = frameInterval
     }
@@ -100,7 +102,9 @@ public enum TestDevices {
 }
 
 /// Runs a whole stream through a fresh decoder.
-public func decodeAll(_ events: [InputEvent], device: DeviceDescription) -> (outputs: [DecoderOutput], decoder: TouchDecoder) {
+public func decodeAll(_ events: [InputEvent], device: DeviceDescription) -> (
+    outputs: [DecoderOutput], decoder: TouchDecoder
+) {
     var decoder = TouchDecoder(description: device)
     var outputs: [DecoderOutput] = []
     for event in events { decoder.process(event, into: &outputs) }

@@ -50,7 +50,8 @@ public struct ParsedArguments: Sendable {
     }
 
     /// The value of an option that must be one of `choices`.
-    public func choice(_ option: String, _ choices: [String], default fallback: String) throws(ArgumentError) -> String {
+    public func choice(_ option: String, _ choices: [String], default fallback: String) throws(ArgumentError) -> String
+    {
         guard let text = values[option] else { return fallback }
         guard choices.contains(text) else {
             throw .invalidValue(option: option, value: text, expected: "one of " + choices.joined(separator: ", "))
@@ -62,7 +63,9 @@ public struct ParsedArguments: Sendable {
 public struct ArgumentParser: Sendable {
     public var options: [OptionSpec]
 
-    public init(_ options: [OptionSpec]) { self.options = options + [.flag("help", short: "h", help: "show this help")] }
+    public init(_ options: [OptionSpec]) {
+        self.options = options + [.flag("help", short: "h", help: "show this help")]
+    }
 
     public func parse(_ arguments: [String]) throws(ArgumentError) -> ParsedArguments {
         var result = ParsedArguments()

@@ -1,8 +1,9 @@
+import TouchCore
+import TouchFormats
+
 #if canImport(Glibc)
     import Glibc
 #endif
-import TouchCore
-import TouchFormats
 
 /// `touchd replay FILE`: prints the finger stream of a recording.
 public enum ReplayCommand {
@@ -20,7 +21,8 @@ public enum ReplayCommand {
         .flag("quiet", short: "q", help: "no summary on stderr"),
     ])
 
-    public static let usage = "usage: touchd replay FILE [options]\n\nPrints the finger stream of a recorded evdev log.\n\n"
+    public static let usage =
+        "usage: touchd replay FILE [options]\n\nPrints the finger stream of a recorded evdev log.\n\n"
 
     public static func run(_ arguments: [String], logger: Logger) -> Int32 {
         do {
@@ -35,7 +37,9 @@ public enum ReplayCommand {
             }
             let file = parsed.positionals[0]
             let settings = try replaySettings(parsed)
-            let inputFormat = try parsed.value("input-format", expected: "evemu, libinput-record, raw, getevent or evtest") {
+            let inputFormat = try parsed.value(
+                "input-format", expected: "evemu, libinput-record, raw, getevent or evtest"
+            ) {
                 RecordingFormat(rawValue: $0)
             }
             let recording = try RecordingLoader.load(
@@ -70,16 +74,19 @@ public enum ReplayCommand {
 
     static func replaySettings(_ parsed: ParsedArguments) throws(ArgumentError) -> ReplayEngine.Settings {
         var settings = ReplayEngine.Settings()
-        settings.format = try parsed.choice("format", ["ndjson", "text"], default: "ndjson") == "text" ? .text : .ndjson
+        settings.format =
+            try parsed.choice("format", ["ndjson", "text"], default: "ndjson") == "text" ? .text : .ndjson
         settings.mapping.outputSize = try parsed.value("size", expected: "WIDTHxHEIGHT, e.g. 1920x1080", parseSize)
-        settings.mapping.rotation = try parsed.value("rotate", expected: "0, 90, 180 or 270") {
-            Int($0).flatMap { [0, 90, 180, 270].contains($0) ? $0 : nil }
-        } ?? 0
+        settings.mapping.rotation =
+            try parsed.value("rotate", expected: "0, 90, 180 or 270") {
+                Int($0).flatMap { [0, 90, 180, 270].contains($0) ? $0 : nil }
+            } ?? 0
         settings.mapping.invertX = parsed.has("invert-x")
         settings.mapping.invertY = parsed.has("invert-y")
-        settings.mapping.calibration = try parsed.value("calibration", expected: "six numbers 'a b c d e f'") {
-            CalibrationMatrix(udevProperty: $0)
-        } ?? .identity
+        settings.mapping.calibration =
+            try parsed.value("calibration", expected: "six numbers 'a b c d e f'") {
+                CalibrationMatrix(udevProperty: $0)
+            } ?? .identity
         return settings
     }
 

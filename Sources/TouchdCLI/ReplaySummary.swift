@@ -49,7 +49,8 @@ public struct ReplaySummary: Equatable, Sendable {
         switch recording.descriptionSource {
         case .embedded: lines.append("  description: in the file")
         case .file(let path): lines.append("  description: from \(path)")
-        case .inferred: lines.append("  description: none found; axis ranges inferred from the events (mapping is approximate)")
+        case .inferred:
+            lines.append("  description: none found; axis ranges inferred from the events (mapping is approximate)")
         }
         if !recording.inferredAxes.isEmpty {
             let names = recording.inferredAxes.map { EventNames.codeName(type: EventType.abs, code: $0) ?? String($0) }
@@ -66,12 +67,14 @@ public struct ReplaySummary: Equatable, Sendable {
         }
         lines.append(axes)
         let seconds = TextFormatterBridge.seconds(duration)
-        lines.append("  events: \(events), frames: \(frames), frames with touch changes: \(touchFrames), duration: \(seconds) s")
+        lines.append(
+            "  events: \(events), frames: \(frames), frames with touch changes: \(touchFrames), duration: \(seconds) s")
         lines.append("  fingers: \(fingers), max simultaneous: \(maxSimultaneous)")
         let phases = TouchPhase.allCases.map { "\($0.rawValue) \(phaseCounts[$0] ?? 0)" }.joined(separator: ", ")
         lines.append("  finger events: \(phases)")
         let quirks = diagnostics.nonZero
-        lines.append("  quirks: " + (quirks.isEmpty ? "none" : quirks.map { "\($0.name): \($0.count)" }.joined(separator: ", ")))
+        lines.append(
+            "  quirks: " + (quirks.isEmpty ? "none" : quirks.map { "\($0.name): \($0.count)" }.joined(separator: ", ")))
         if !recording.skipped.isEmpty {
             lines.append("  skipped lines: \(recording.skipped.count) (first: \(recording.skipped[0]))")
         }

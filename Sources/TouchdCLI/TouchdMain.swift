@@ -3,7 +3,7 @@ public enum TouchdMain {
     public static let version = "0.1.0"
 
     static let commands: [(name: String, summary: String)] = [
-        ("replay", "print the finger stream of a recorded evdev log"),
+        ("replay", "print the finger stream of a recorded evdev log")
     ]
 
     public static func run(_ arguments: [String]) -> Int32 {

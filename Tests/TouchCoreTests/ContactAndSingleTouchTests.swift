@@ -12,12 +12,13 @@ struct ContactAndSingleTouchTests {
         script.position(x: 5050, y: 5000).contactReport().position(x: 1010, y: 1000).contactReport().report()
         script.position(x: 5100, y: 5000).contactReport().report()  // the first contact lifted
         script.contactReport().report()  // and the second
-        #expect(summarize(decodeAll(script.events, device: TestDevices.contactReporter).outputs) == [
-            "down 1 s0 (1000,1000)", "down 2 s1 (5000,5000)", "frame",
-            "move 2 s1 (5050,5000)", "move 1 s0 (1010,1000)", "frame",
-            "up 1 s0 (1010,1000)", "move 2 s1 (5100,5000)", "frame",
-            "up 2 s1 (5100,5000)", "frame",
-        ])
+        #expect(
+            summarize(decodeAll(script.events, device: TestDevices.contactReporter).outputs) == [
+                "down 1 s0 (1000,1000)", "down 2 s1 (5000,5000)", "frame",
+                "move 2 s1 (5050,5000)", "move 1 s0 (1010,1000)", "frame",
+                "up 1 s0 (1010,1000)", "move 2 s1 (5100,5000)", "frame",
+                "up 2 s1 (5100,5000)", "frame",
+            ])
     }
 
     @Test("protocol A with tracking ids that restart at 0: a far jump is a new touch")
@@ -28,12 +29,13 @@ struct ContactAndSingleTouchTests {
         // Lifted and a new touch elsewhere in the same frame gap: the id is 0 again.
         script.trackingID(0).position(x: 9000, y: 7000).contactReport().report()
         script.contactReport().report()
-        #expect(summarize(decodeAll(script.events, device: TestDevices.contactReporter).outputs) == [
-            "down 1 s0 (100,100)", "frame",
-            "move 1 s0 (110,100)", "frame",
-            "up 1 s0 (110,100)", "down 2 s0 (9000,7000)", "frame",
-            "up 2 s0 (9000,7000)", "frame",
-        ])
+        #expect(
+            summarize(decodeAll(script.events, device: TestDevices.contactReporter).outputs) == [
+                "down 1 s0 (100,100)", "frame",
+                "move 1 s0 (110,100)", "frame",
+                "up 1 s0 (110,100)", "down 2 s0 (9000,7000)", "frame",
+                "up 2 s0 (9000,7000)", "frame",
+            ])
     }
 
     @Test("protocol A: BTN_TOUCH 0 without SYN_MT_REPORT lifts all; key-only frames change nothing")
@@ -42,9 +44,10 @@ struct ContactAndSingleTouchTests {
         script.position(x: 10, y: 10).contactReport().key(KeyCode.touch, 1).report()
         script.event(EventType.msc, 0x05, 1234).report()  // MSC_TIMESTAMP only: no change
         script.key(KeyCode.touch, 0).report()
-        #expect(summarize(decodeAll(script.events, device: TestDevices.contactReporter).outputs) == [
-            "down 1 s0 (10,10)", "frame", "up 1 s0 (10,10)", "frame",
-        ])
+        #expect(
+            summarize(decodeAll(script.events, device: TestDevices.contactReporter).outputs) == [
+                "down 1 s0 (10,10)", "frame", "up 1 s0 (10,10)", "frame",
+            ])
     }
 
     @Test("protocol A palm: cancel for a live contact, nothing for a new one")
@@ -69,17 +72,22 @@ struct ContactAndSingleTouchTests {
         script.key(KeyCode.touch, 1).report()
         let (outputs, decoder) = decodeAll(script.events, device: TestDevices.singleTouch)
         #expect(decoder.touchProtocol == .singleTouch)
-        #expect(summarize(outputs) == [
-            "down 1 s0 (100,200)", "frame", "move 1 s0 (110,200)", "frame", "up 1 s0 (110,200)", "frame",
-            "down 2 s0 (110,200)", "frame",
-        ])
+        #expect(
+            summarize(outputs) == [
+                "down 1 s0 (100,200)", "frame", "move 1 s0 (110,200)", "frame", "up 1 s0 (110,200)", "frame",
+                "down 2 s0 (110,200)", "frame",
+            ])
     }
 
     @Test("contact matcher: equal ids win over distance only within the jump limit")
     func matcherRules() {
-        let previous = [ContactMatcher.Point(x: 0, y: 0, trackingID: 1), ContactMatcher.Point(x: 100, y: 0, trackingID: 2)]
+        let previous = [
+            ContactMatcher.Point(x: 0, y: 0, trackingID: 1), ContactMatcher.Point(x: 100, y: 0, trackingID: 2),
+        ]
         // Id 2 is now nearer to the old id-1 place, but ids are kept.
-        let current = [ContactMatcher.Point(x: 40, y: 0, trackingID: 2), ContactMatcher.Point(x: 60, y: 0, trackingID: 1)]
+        let current = [
+            ContactMatcher.Point(x: 40, y: 0, trackingID: 2), ContactMatcher.Point(x: 60, y: 0, trackingID: 1),
+        ]
         #expect(ContactMatcher.match(previous: previous, current: current, maxDistanceSquared: 10_000) == [1, 0])
         // Beyond the limit nothing matches.
         #expect(ContactMatcher.match(previous: previous, current: current, maxDistanceSquared: 100) == [nil, nil])

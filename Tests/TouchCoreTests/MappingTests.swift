@@ -37,8 +37,10 @@ struct MappingTests {
     @Test("rotation 90 equals the LIBINPUT_CALIBRATION_MATRIX preset for 90°")
     func rotationMatchesPreset() throws {
         let preset = try #require(CalibrationMatrix(udevProperty: "0 -1 1 1 0 0"))
-        let byMatrix = try CoordinateMapping(xAxis: x, yAxis: y, settings: .init(outputSize: (800, 600), calibration: preset))
-        let byRotation = try CoordinateMapping(xAxis: x, yAxis: y, settings: .init(outputSize: (800, 600), rotation: 90))
+        let byMatrix = try CoordinateMapping(
+            xAxis: x, yAxis: y, settings: .init(outputSize: (800, 600), calibration: preset))
+        let byRotation = try CoordinateMapping(
+            xAxis: x, yAxis: y, settings: .init(outputSize: (800, 600), rotation: 90))
         for (px, py) in [(0, 0), (999, 0), (123, 456), (500, 250)] as [(Int32, Int32)] {
             #expect(byMatrix.map(x: px, y: py) == byRotation.map(x: px, y: py))
         }
@@ -49,7 +51,8 @@ struct MappingTests {
     @Test("calibration matrix in normalized space")
     func calibration() throws {
         let matrix = CalibrationMatrix(0.5, 0, 0.25, 0, 0.5, 0.25)
-        let mapping = try CoordinateMapping(xAxis: x, yAxis: y, settings: .init(outputSize: (1000, 500), calibration: matrix))
+        let mapping = try CoordinateMapping(
+            xAxis: x, yAxis: y, settings: .init(outputSize: (1000, 500), calibration: matrix))
         #expect(mapping.map(x: 500, y: 250) == Point(x: 500, y: 250))
         #expect(mapping.map(x: 0, y: 0) == Point(x: 250, y: 125))
     }

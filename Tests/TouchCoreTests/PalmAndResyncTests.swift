@@ -17,12 +17,13 @@ struct PalmAndResyncTests {
         script.trackingID(-1).report()  // its lift: nothing
         script.trackingID(3).tool(ToolType.finger).position(x: 30, y: 30).report()  // a new touch is seen again
         let (outputs, decoder) = decodeAll(script.events, device: device)
-        #expect(summarize(outputs) == [
-            "down 1 s0 (10,10)", "frame",
-            "down 2 s1 (500,500)", "frame",
-            "cancel 1 s0 (12,10)", "frame",
-            "down 3 s0 (30,30)", "frame",
-        ])
+        #expect(
+            summarize(outputs) == [
+                "down 1 s0 (10,10)", "frame",
+                "down 2 s1 (500,500)", "frame",
+                "cancel 1 s0 (12,10)", "frame",
+                "down 3 s0 (30,30)", "frame",
+            ])
         #expect(decoder.diagnostics.palmCancels == 1)
         #expect(decoder.liveFingerCount == 2)
     }
@@ -56,10 +57,11 @@ struct PalmAndResyncTests {
         snapshot.slots[1] = SlotSnapshot(trackingID: 11, contact: ContactState(x: 250, y: 260))
         snapshot.slots[2] = SlotSnapshot(trackingID: 12, contact: ContactState(x: 300, y: 300))
         decoder.resync(to: snapshot, at: script.time, into: &outputs)
-        #expect(summarize(outputs) == [
-            "down 1 s0 (100,100)", "down 2 s1 (200,200)", "frame",
-            "cancel 1 s0 (100,100)", "move 2 s1 (250,260)", "down 3 s2 (300,300)", "frame",
-        ])
+        #expect(
+            summarize(outputs) == [
+                "down 1 s0 (100,100)", "down 2 s1 (200,200)", "frame",
+                "cancel 1 s0 (100,100)", "move 2 s1 (250,260)", "down 3 s2 (300,300)", "frame",
+            ])
         #expect(decoder.liveFingerCount == 2)
         #expect(decoder.diagnostics.eventsDiscardedInDrop == 4)
 
@@ -81,11 +83,12 @@ struct PalmAndResyncTests {
         script.slot(0).trackingID(-1).report()
         script.slot(1).trackingID(20).position(x: 50, y: 50).report()  // a new id after the drop is a real touch
         let (outputs, decoder) = decodeAll(script.events, device: device)
-        #expect(summarize(outputs) == [
-            "down 1 s0 (100,100)", "down 2 s1 (200,200)", "frame",
-            "cancel 1 s0 (100,100)", "cancel 2 s1 (200,200)", "frame",
-            "down 3 s1 (50,50)", "frame",
-        ])
+        #expect(
+            summarize(outputs) == [
+                "down 1 s0 (100,100)", "down 2 s1 (200,200)", "frame",
+                "cancel 1 s0 (100,100)", "cancel 2 s1 (200,200)", "frame",
+                "down 3 s1 (50,50)", "frame",
+            ])
         #expect(decoder.diagnostics.blindResyncs == 1)
         #expect(decoder.liveFingerCount == 1)
     }
@@ -97,8 +100,9 @@ struct PalmAndResyncTests {
         var (outputs, decoder) = decodeAll(script.events, device: device)
         decoder.cancelAll(at: script.time, into: &outputs)
         decoder.cancelAll(at: script.time, into: &outputs)  // a second removal notice adds nothing
-        #expect(summarize(outputs) == [
-            "down 1 s0 (1,1)", "down 2 s4 (2,2)", "frame", "cancel 1 s0 (1,1)", "cancel 2 s4 (2,2)", "frame",
-        ])
+        #expect(
+            summarize(outputs) == [
+                "down 1 s0 (1,1)", "down 2 s4 (2,2)", "frame", "cancel 1 s0 (1,1)", "cancel 2 s4 (2,2)", "frame",
+            ])
     }
 }

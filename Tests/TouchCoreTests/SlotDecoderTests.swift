@@ -15,12 +15,13 @@ struct SlotDecoderTests {
         script.trackingID(-1).report()  // still slot 0: ABS_MT_SLOT omitted, as the kernel does
         script.slot(1).trackingID(-1).report()
         let (outputs, decoder) = decodeAll(script.events, device: device)
-        #expect(summarize(outputs) == [
-            "down 1 s0 (100,200)", "down 2 s1 (300,400)", "frame",
-            "move 1 s0 (150,200)", "frame",
-            "up 1 s0 (150,200)", "frame",
-            "up 2 s1 (300,400)", "frame",
-        ])
+        #expect(
+            summarize(outputs) == [
+                "down 1 s0 (100,200)", "down 2 s1 (300,400)", "frame",
+                "move 1 s0 (150,200)", "frame",
+                "up 1 s0 (150,200)", "frame",
+                "up 2 s1 (300,400)", "frame",
+            ])
         #expect(decoder.liveFingerCount == 0)
     }
 
@@ -30,9 +31,10 @@ struct SlotDecoderTests {
         script.trackingID(7).position(x: 10, y: 20).report()
         script.position(x: 11, y: 20).report()
         script.trackingID(-1).report()
-        #expect(summarize(decodeAll(script.events, device: device).outputs) == [
-            "down 1 s0 (10,20)", "frame", "move 1 s0 (11,20)", "frame", "up 1 s0 (11,20)", "frame",
-        ])
+        #expect(
+            summarize(decodeAll(script.events, device: device).outputs) == [
+                "down 1 s0 (10,20)", "frame", "move 1 s0 (11,20)", "frame", "up 1 s0 (11,20)", "frame",
+            ])
     }
 
     @Test("a new tracking id without -1 ends the old touch and starts a new one")
@@ -42,11 +44,12 @@ struct SlotDecoderTests {
         script.trackingID(6).position(x: 900, y: 900).report()
         script.trackingID(-1).report()
         let (outputs, decoder) = decodeAll(script.events, device: device)
-        #expect(summarize(outputs) == [
-            "down 1 s0 (10,10)", "frame",
-            "up 1 s0 (10,10)", "down 2 s0 (900,900)", "frame",
-            "up 2 s0 (900,900)", "frame",
-        ])
+        #expect(
+            summarize(outputs) == [
+                "down 1 s0 (10,10)", "frame",
+                "up 1 s0 (10,10)", "down 2 s0 (900,900)", "frame",
+                "up 2 s0 (900,900)", "frame",
+            ])
         #expect(decoder.diagnostics.trackingIDChangesWithoutLift == 1)
     }
 

@@ -89,18 +89,22 @@ struct EvemuReaderTests {
         #expect(back.description == device)
         #expect(back.events == script.events)
 
-        let relative = try parse(EvemuWriter.write(description: device, events: script.events, timeBase: .relativeToFirstEvent))
+        let relative = try parse(
+            EvemuWriter.write(description: device, events: script.events, timeBase: .relativeToFirstEvent))
         #expect(relative.events.first?.time == .zero)
         #expect(relative.events.map(\.value) == script.events.map(\.value))
-        #expect(zip(relative.events, script.events).allSatisfy {
-            $1.time.microseconds - $0.time.microseconds == script.events[0].time.microseconds
-        })
+        #expect(
+            zip(relative.events, script.events).allSatisfy {
+                $1.time.microseconds - $0.time.microseconds == script.events[0].time.microseconds
+            })
     }
 
     @Test("the writer pads values as evemu does")
     func padding() {
-        let events = [InputEvent(time: EventTime(microseconds: 1), type: 3, code: 0x39, value: -1),
-                      InputEvent(time: EventTime(microseconds: 2), type: 3, code: 0x35, value: 36)]
+        let events = [
+            InputEvent(time: EventTime(microseconds: 1), type: 3, code: 0x39, value: -1),
+            InputEvent(time: EventTime(microseconds: 2), type: 3, code: 0x35, value: 36),
+        ]
         let text = EvemuWriter.write(description: DeviceDescription(), events: events)
         #expect(text.contains("E: 0.000001 0003 0039 -001\t"))
         #expect(text.contains("E: 0.000002 0003 0035 0036\t"))

@@ -7,13 +7,17 @@ import TouchTestKit
 /// The protocol examples of Documentation/input/multi-touch-protocol.rst, read from the verbatim copy in
 /// ../shared/recordings: symbolic lines such as `ABS_MT_POSITION_X x[0]` become events, with the placeholders
 /// x[i] = 1000 + 100·i and y[i] = 2000 + 100·i (x[0] after the move: 1050).
-@Suite("Kernel documentation examples", .enabled(if: SharedRecordings.available, Comment(rawValue: SharedRecordings.skipMessage)))
+@Suite(
+    "Kernel documentation examples",
+    .enabled(if: SharedRecordings.available, Comment(rawValue: SharedRecordings.skipMessage)))
 struct KernelDocExampleTests {
     static func section(_ title: String) throws -> [String] {
         let text = try String(contentsOfFile: SharedRecordings.path("kernel-doc-examples.txt"), encoding: .utf8)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         guard let start = lines.firstIndex(of: title) else { return [] }
-        let end = lines[(start + 1)...].firstIndex { $0.hasPrefix("Protocol Example") || $0.hasPrefix("=====") } ?? lines.count
+        let end =
+            lines[(start + 1)...].firstIndex { $0.hasPrefix("Protocol Example") || $0.hasPrefix("=====") }
+            ?? lines.count
         return lines[start..<end].filter { $0.hasPrefix("   ") }.map { $0.trimmingCharacters(in: .whitespaces) }
     }
 
@@ -48,22 +52,24 @@ struct KernelDocExampleTests {
         let lines = try Self.section("Protocol Example B")
         #expect(lines.count == 17)
         let decoded = decodeAll(Self.events(lines), device: TestDevices.touchscreen).outputs
-        #expect(summarize(decoded) == [
-            "down 1 s0 (1000,2000)", "down 2 s1 (1100,2100)", "frame",
-            "move 1 s0 (1050,2000)", "frame",
-            "up 1 s0 (1050,2000)", "frame",
-            "up 2 s1 (1100,2100)", "frame",
-        ])
+        #expect(
+            summarize(decoded) == [
+                "down 1 s0 (1000,2000)", "down 2 s1 (1100,2100)", "frame",
+                "move 1 s0 (1050,2000)", "frame",
+                "up 1 s0 (1050,2000)", "frame",
+                "up 2 s1 (1100,2100)", "frame",
+            ])
     }
 
     @Test("protocol example A: two contacts, the first lifts, then the second")
     func exampleA() throws {
         let lines = try Self.section("Protocol Example A")
         let decoded = decodeAll(Self.events(lines), device: TestDevices.contactReporter).outputs
-        #expect(summarize(decoded) == [
-            "down 1 s0 (1000,2000)", "down 2 s1 (1100,2100)", "frame",
-            "up 1 s0 (1000,2000)", "frame",
-            "up 2 s1 (1100,2100)", "frame",
-        ])
+        #expect(
+            summarize(decoded) == [
+                "down 1 s0 (1000,2000)", "down 2 s1 (1100,2100)", "frame",
+                "up 1 s0 (1000,2000)", "frame",
+                "up 2 s1 (1100,2100)", "frame",
+            ])
     }
 }

@@ -31,12 +31,13 @@ struct OtherFormatsTests {
             [    1482.431956] /dev/input/event2: 0000 0000 00000000
             """
         let parsed = try GeteventReader.parse(Array(text.utf8), file: "trace")
-        #expect(parsed.events == [
-            InputEvent(time: EventTime(microseconds: 1_482_431_904), type: 3, code: 0x35, value: 0x213),
-            InputEvent(time: EventTime(microseconds: 1_482_431_933), type: 1, code: 0x14a, value: 1),
-            InputEvent(time: EventTime(microseconds: 1_482_431_937), type: 3, code: 0x39, value: -1),
-            InputEvent(time: EventTime(microseconds: 1_482_431_956), type: 0, code: 0, value: 0),
-        ])
+        #expect(
+            parsed.events == [
+                InputEvent(time: EventTime(microseconds: 1_482_431_904), type: 3, code: 0x35, value: 0x213),
+                InputEvent(time: EventTime(microseconds: 1_482_431_933), type: 1, code: 0x14a, value: 1),
+                InputEvent(time: EventTime(microseconds: 1_482_431_937), type: 3, code: 0x39, value: -1),
+                InputEvent(time: EventTime(microseconds: 1_482_431_956), type: 0, code: 0, value: 0),
+            ])
         #expect(FormatDetection.detect(Array(text.utf8)) == .getevent)
     }
 
@@ -68,7 +69,8 @@ struct OtherFormatsTests {
         let recording = try EvtestReader.parse(Array(text.utf8), file: "log")
         #expect(recording.description.name == "Panel")
         #expect(recording.description.id.bustype == 0x18)
-        #expect(recording.description.absInfo[AbsCode.mtPositionX] == AbsInfo(minimum: 0, maximum: 2039, resolution: 20))
+        #expect(
+            recording.description.absInfo[AbsCode.mtPositionX] == AbsInfo(minimum: 0, maximum: 2039, resolution: 20))
         #expect(recording.events.count == 2)
         #expect(recording.events[1].isSynReport)
         #expect(FormatDetection.detect(Array(text.utf8)) == .evtest)
@@ -115,7 +117,9 @@ struct OtherFormatsTests {
     @Test("libinput record errors name the line and key path")
     func libinputRecordErrors() throws {
         let text = "version: 1\ndevices:\n- evdev:\n    name: x\n    absinfo:\n      53: [0, 100, 0]\n"
-        let error = try #require(throws: RecordingError.self) { try LibinputRecordReader.parse(Array(text.utf8), file: "r.yml") }
+        let error = try #require(throws: RecordingError.self) {
+            try LibinputRecordReader.parse(Array(text.utf8), file: "r.yml")
+        }
         #expect(error.line == 6)
         #expect(error.field == "devices[0].evdev.absinfo.53")
         #expect(error.kind == .wrongFieldCount)

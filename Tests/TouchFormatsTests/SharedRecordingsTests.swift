@@ -8,7 +8,8 @@ import TouchTestKit
 /// touchd: a separate tally of `ABS_MT_TRACKING_ID` values per slot (protocol B) or of contacts per
 /// `SYN_MT_REPORT` frame (protocol A), cross-checked with the file names (ntrig-xt2-N-tap holds N fingers) and
 /// by reading the small files by hand.
-@Suite("Shared real recordings", .enabled(if: SharedRecordings.available, Comment(rawValue: SharedRecordings.skipMessage)))
+@Suite(
+    "Shared real recordings", .enabled(if: SharedRecordings.available, Comment(rawValue: SharedRecordings.skipMessage)))
 struct SharedRecordingsTests {
     /// Every recording file: everything but descriptions, licences, source lists and the kernel docs' symbols.
     static func allRecordingFiles() -> [String] {
@@ -17,10 +18,14 @@ struct SharedRecordingsTests {
         while let relative = walker.nextObject() as? String {
             var isDirectory: ObjCBool = false
             let path = SharedRecordings.path(relative)
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+                continue
+            }
             let name = (relative as NSString).lastPathComponent
             let ext = (name as NSString).pathExtension
-            if ["desc", "prop", "device", "md", "tsv", "txt"].contains(ext) && !relative.contains("/original/") { continue }
+            if ["desc", "prop", "device", "md", "tsv", "txt"].contains(ext) && !relative.contains("/original/") {
+                continue
+            }
             if name == "LICENSE" || name.hasPrefix("SOURCES") || relative.contains("/device/") { continue }
             files.append(relative)
         }
@@ -70,7 +75,10 @@ struct SharedRecordingsTests {
             ("android-getevent-MonkeyHelper/converted-evemu/phone-three-touches.events", 3, 1),  // ids restart at 0
             ("android-getevent-MonkeyHelper/converted-evemu/tablet-two-finger-drag.events", 2, 2),
             ("android-getevent-MonkeyHelper/original/phone-three-touches.txt", 3, 1),  // getevent -lt
-            ("chromiumos-firmware_TouchMTB/converted-evemu/data/finger_crossing.top_right_to_bottom_left.slow.evemu", 8, 2),
+            (
+                "chromiumos-firmware_TouchMTB/converted-evemu/data/finger_crossing.top_right_to_bottom_left.slow.evemu",
+                8, 2
+            ),
             ("chromiumos-firmware_TouchMTB/converted-evemu/data/one_finger_without_slot_0.evemu", 1, 1),
             ("chromiumos-firmware_TouchMTB/converted-evemu/data/two_finger_without_slot_0.evemu", 2, 2),
             ("chromiumos-firmware_TouchMTB/original/data/two_finger_without_slot_0.dat", 2, 2),  // evtest
@@ -86,7 +94,8 @@ struct SharedRecordingsTests {
 
     @Test("Nexus 4: the first touch goes down where the file says (slot 0, raw 890/576, pressure 55)")
     func nexusFirstTouch() throws {
-        let decoded = DecodedRecording(try RecordingLoader.load(path: SharedRecordings.path("xorg-integration-tests/touchscreens/n4.events")))
+        let decoded = DecodedRecording(
+            try RecordingLoader.load(path: SharedRecordings.path("xorg-integration-tests/touchscreens/n4.events")))
         let first = try #require(decoded.fingerEvents.first)
         #expect(first.phase == .down)
         #expect(first.slot == 0)
@@ -98,7 +107,8 @@ struct SharedRecordingsTests {
 
     @Test("finger_crossing: a slot changes tracking id without a lift; the old touch ends, a new one starts")
     func fingerCrossing() throws {
-        let path = "chromiumos-firmware_TouchMTB/converted-evemu/data/finger_crossing.top_right_to_bottom_left.slow.evemu"
+        let path =
+            "chromiumos-firmware_TouchMTB/converted-evemu/data/finger_crossing.top_right_to_bottom_left.slow.evemu"
         let decoded = DecodedRecording(try RecordingLoader.load(path: SharedRecordings.path(path)))
         #expect(decoded.diagnostics.trackingIDChangesWithoutLift == 1)
         let ups = decoded.fingerEvents.filter { $0.phase == .up }.count
@@ -115,9 +125,18 @@ struct SharedRecordingsTests {
 
     @Test("sibling descriptions are found by name prefix")
     func siblings() {
-        #expect(RecordingLoader.siblingDescription(for: SharedRecordings.path("evemu/ntrig-xt2-1-tap.event"))?.hasSuffix("evemu/ntrig-xt2.device") == true)
-        #expect(RecordingLoader.siblingDescription(for: SharedRecordings.path("xorg-integration-tests/touchpads/SynPS2-Synaptics-TouchPad-Clickpad.tap.events"))?.hasSuffix("SynPS2-Synaptics-TouchPad-Clickpad.desc") == true)
-        #expect(RecordingLoader.siblingDescription(for: SharedRecordings.path("chromiumos-autotest/touch_TouchscreenZoom/samus_touchscreen_164.13_zoom-in")) == nil)
+        #expect(
+            RecordingLoader.siblingDescription(for: SharedRecordings.path("evemu/ntrig-xt2-1-tap.event"))?.hasSuffix(
+                "evemu/ntrig-xt2.device") == true)
+        #expect(
+            RecordingLoader.siblingDescription(
+                for: SharedRecordings.path(
+                    "xorg-integration-tests/touchpads/SynPS2-Synaptics-TouchPad-Clickpad.tap.events"))?.hasSuffix(
+                    "SynPS2-Synaptics-TouchPad-Clickpad.desc") == true)
+        #expect(
+            RecordingLoader.siblingDescription(
+                for: SharedRecordings.path("chromiumos-autotest/touch_TouchscreenZoom/samus_touchscreen_164.13_zoom-in")
+            ) == nil)
     }
 
     /// The getevent traces and their evemu conversions were made by different tools; both readers must agree.
@@ -129,7 +148,8 @@ struct SharedRecordingsTests {
         for name in names where name.hasSuffix(".txt") {
             let stem = String(name.dropLast(4))
             let original = try RecordingLoader.load(path: SharedRecordings.path("\(folder)/original/\(name)"))
-            let converted = try RecordingLoader.load(path: SharedRecordings.path("\(folder)/converted-evemu/\(stem).events"))
+            let converted = try RecordingLoader.load(
+                path: SharedRecordings.path("\(folder)/converted-evemu/\(stem).events"))
             #expect(original.format == .getevent)
             #expect(original.events == converted.events, "\(name)")
         }
@@ -137,12 +157,17 @@ struct SharedRecordingsTests {
 
     @Test("evtest originals and their evemu conversions give the same events")
     func evtestMatchesConversion() throws {
-        for name in ["one_finger_without_slot_0", "2f_clicks", "drumroll_3", "finger_crossing.top_right_to_bottom_left.slow"] {
-            let original = try RecordingLoader.load(path: SharedRecordings.path("chromiumos-firmware_TouchMTB/original/data/\(name).dat"))
-            let converted = try RecordingLoader.load(path: SharedRecordings.path("chromiumos-firmware_TouchMTB/converted-evemu/data/\(name).evemu"))
+        for name in [
+            "one_finger_without_slot_0", "2f_clicks", "drumroll_3", "finger_crossing.top_right_to_bottom_left.slow",
+        ] {
+            let original = try RecordingLoader.load(
+                path: SharedRecordings.path("chromiumos-firmware_TouchMTB/original/data/\(name).dat"))
+            let converted = try RecordingLoader.load(
+                path: SharedRecordings.path("chromiumos-firmware_TouchMTB/converted-evemu/data/\(name).evemu"))
             #expect(original.format == .evtest)
             #expect(original.events == converted.events, "\(name)")
-            #expect(original.description.absInfo[AbsCode.mtPositionX] == converted.description.absInfo[AbsCode.mtPositionX])
+            #expect(
+                original.description.absInfo[AbsCode.mtPositionX] == converted.description.absInfo[AbsCode.mtPositionX])
         }
     }
 }

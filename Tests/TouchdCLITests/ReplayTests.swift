@@ -11,7 +11,9 @@ private let touchdBinary = SharedRecordings.repositoryRoot + "/.build/debug/touc
 struct ReplayTests {
     static let demo = SharedRecordings.repositoryRoot + "/config/demo/panel.evemu"
 
-    func replay(_ recording: Recording, _ configure: (inout ReplayEngine.Settings) -> Void = { _ in }) throws -> (String, ReplaySummary) {
+    func replay(_ recording: Recording, _ configure: (inout ReplayEngine.Settings) -> Void = { _ in }) throws -> (
+        String, ReplaySummary
+    ) {
         var settings = ReplayEngine.Settings()
         configure(&settings)
         var bytes: [UInt8] = []
@@ -24,16 +26,18 @@ struct ReplayTests {
         let script = EventScript(start: EventTime(microseconds: 5_000_000))
         script.slot(0).trackingID(1).position(x: 1024, y: 2048).abs(AbsCode.mtPressure, 9).report()
         script.trackingID(-1).report()
-        let recording = Recording(format: .evemu, description: TestDevices.touchscreen, descriptionSource: .embedded, events: script.events)
+        let recording = Recording(
+            format: .evemu, description: TestDevices.touchscreen, descriptionSource: .embedded, events: script.events)
         let (output, _) = try replay(recording) { $0.mapping.outputSize = (1920, 1080) }
         // 1024/4096·1920 = 480, 2048/4096·1080 = 540.
-        #expect(output == """
-            {"type":"down","device":"replay","finger":1,"slot":0,"time_us":5000000,"x":480,"y":540,"raw_x":1024,"raw_y":2048,"pressure":9}
-            {"type":"frame","device":"replay","time_us":5000000}
-            {"type":"up","device":"replay","finger":1,"slot":0,"time_us":5010000,"x":480,"y":540,"raw_x":1024,"raw_y":2048,"pressure":9}
-            {"type":"frame","device":"replay","time_us":5010000}
+        #expect(
+            output == """
+                {"type":"down","device":"replay","finger":1,"slot":0,"time_us":5000000,"x":480,"y":540,"raw_x":1024,"raw_y":2048,"pressure":9}
+                {"type":"frame","device":"replay","time_us":5000000}
+                {"type":"up","device":"replay","finger":1,"slot":0,"time_us":5010000,"x":480,"y":540,"raw_x":1024,"raw_y":2048,"pressure":9}
+                {"type":"frame","device":"replay","time_us":5010000}
 
-            """)
+                """)
     }
 
     /// The demo was written by scripts/make-demo-recording.py: a tap, a double tap, a drag, a two-finger pinch,
@@ -52,13 +56,16 @@ struct ReplayTests {
     func deterministic() throws {
         let recording = try RecordingLoader.load(path: Self.demo)
         for format in [ReplayEngine.OutputFormat.ndjson, .text] {
-            let first = try replay(recording) { $0.format = format; $0.mapping.rotation = 90 }.0
-            let second = try replay(recording) { $0.format = format; $0.mapping.rotation = 90 }.0
+            let first = try replay(recording) {
+                $0.format = format; $0.mapping.rotation = 90
+            }.0
+            let second = try replay(recording) {
+                $0.format = format; $0.mapping.rotation = 90
+            }.0
             #expect(first == second)
             #expect(!first.isEmpty)
         }
     }
-
 
     func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
         let process = Process()
@@ -72,19 +79,24 @@ struct ReplayTests {
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+        return (
+            process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self)
+        )
     }
 
-    @Test("the touchd binary: summary on stderr, a bad file's error names file and line, exit codes",
-          .enabled(if: FileManager.default.isExecutableFile(atPath: touchdBinary)))
+    @Test(
+        "the touchd binary: summary on stderr, a bad file's error names file and line, exit codes",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: touchdBinary)))
     func binary() throws {
         let good = try run(["replay", Self.demo, "--size", "1280x800"])
         #expect(good.status == 0)
         #expect(good.stderr.contains("fingers: 10, max simultaneous: 3"))
-        #expect(good.stdout.hasPrefix(#"{"type":"down","device":"replay","finger":1,"slot":0,"time_us":0,"x":200,"y":125"#))
+        #expect(
+            good.stdout.hasPrefix(#"{"type":"down","device":"replay","finger":1,"slot":0,"time_us":0,"x":200,"y":125"#))
 
         let bad = FileManager.default.temporaryDirectory.appendingPathComponent("touchd-bad-\(getpid()).evemu").path
-        try "# EVEMU 1.3\nE: 0.000001 0003 0039 0001\nE: 0.000002 0003 0035\n".write(toFile: bad, atomically: true, encoding: .utf8)
+        try "# EVEMU 1.3\nE: 0.000001 0003 0039 0001\nE: 0.000002 0003 0035\n".write(
+            toFile: bad, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: bad) }
         let failed = try run(["replay", bad])
         #expect(failed.status == 1)
