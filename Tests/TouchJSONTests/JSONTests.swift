@@ -1,0 +1,75 @@
+import Testing
+import TouchJSON
+
+@Suite("JSON parser and writer")
+struct JSONTests {
+    @Test("values keep the line they start on")
+    func lines() throws {
+        let value = try JSONParser.parse("{\n  \"size\": [1280, 800],\n  \"regions\": [\n    {\"id\": \"a\"}\n  ]\n}")
+        #expect(value["size"]?.line == 2)
+        guard case .array(let regions, _) = value["regions"] else {
+            Issue.record("regions is not an array")
+            return
+        }
+        #expect(regions.first?.line == 4)
+        #expect(regions.first?["id"] == .string("a", line: 4))
+    }
+
+    @Test("scalars, escapes and numbers decode as RFC 8259 says")
+    func scalars() throws {
+        let value = try JSONParser.parse(#"[true, false, null, -0.5e2, "a\"b\\c\u00e9\ud83d\ude00"]"#)
+        #expect(
+            value
+                == .array(
+                    [
+                        .bool(true, line: 1), .bool(false, line: 1), .null(line: 1), .number(-50, line: 1),
+                        .string("a\"b\\cé😀", line: 1),
+                    ], line: 1))
+    }
+
+    @Test(
+        "syntax errors give line, column and what was expected",
+        arguments: [
+            ("{\"a\": 1,\n \"a\": 2}", 2, "duplicate key \"a\""),
+            ("[1, 2", 1, "expected ',' or ']' in array"),
+            ("{\"a\" 1}", 1, "expected ':' after key \"a\""),
+            ("[01]", 1, "expected ',' or ']' in array"),
+            ("\"abc", 1, "unterminated string"),
+            ("[1] x", 1, "unexpected text after the JSON value"),
+            ("\n\n  tru", 3, "unexpected text, expected 'true'"),
+        ] as [(String, Int, String)])
+    func syntaxErrors(text: String, line: Int, message: String) throws {
+        let error = try #require(throws: JSONSyntaxError.self) { try JSONParser.parse(text) }
+        #expect(error.line == line)
+        #expect(error.message == message)
+    }
+
+    @Test("nesting is bounded")
+    func depth() {
+        let deep = String(repeating: "[", count: 300) + String(repeating: "]", count: 300)
+        #expect(throws: JSONSyntaxError.self) { try JSONParser.parse(deep) }
+    }
+
+    @Test("the writer's output parses back to the same values; doubles are fixed-point and deterministic")
+    func writerRoundTrip() throws {
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.field("name", "quote \" backslash \\ newline \n tab \t bell \u{7}")
+        writer.field("count", Int64(-42))
+        writer.field("x", 12.345)
+        writer.field("y", 0.05)
+        writer.field("z", -3.0)
+        writer.field("ok", true)
+        writer.beginArray("list")
+        writer.element(Int64(1))
+        writer.element("two")
+        writer.endArray()
+        writer.endObject()
+        let text = String(decoding: writer.bytes, as: UTF8.self)
+        #expect(text.contains(#""x":12.35,"y":0.05,"z":-3,"#))
+        let value = try JSONParser.parse(writer.bytes)
+        #expect(value["name"] == .string("quote \" backslash \\ newline \n tab \t bell \u{7}", line: 1))
+        #expect(value["count"] == .number(-42, line: 1))
+        #expect(value["list"] == .array([.number(1, line: 1), .string("two", line: 1)], line: 1))
+    }
+}
