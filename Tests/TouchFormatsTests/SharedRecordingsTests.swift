@@ -84,6 +84,8 @@ struct SharedRecordingsTests {
             ("chromiumos-firmware_TouchMTB/original/data/two_finger_without_slot_0.dat", 2, 2),  // evtest
             ("tslib/Atmel_maXTouch_Touchscreen.ts-verify-1.events", 1, 1),
             ("libinput-record-yaml/ITE-8595-Touchpad_Acer-SW5-012.two-finger-scroll.yml", 2, 2),
+            // Single touch (ABS_X/ABS_Y + BTN_TOUCH only): two BTN_TOUCH presses in the file.
+            ("xorg-integration-tests/touchpads/SynPS2-Synaptics-TouchPad-tap-and-move.events", 2, 1),
         ] as [(String, Int, Int)])
     func touchCounts(file: String, fingers: Int, maxSimultaneous: Int) throws {
         let decoded = DecodedRecording(try RecordingLoader.load(path: SharedRecordings.path(file)))
