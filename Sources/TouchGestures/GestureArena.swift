@@ -1,0 +1,122 @@
+import TouchCore
+
+/// Decides between recognizers that see the same fingers, as UIKit's gesture system does:
+///
+/// - exclusive by default: when one begins or recognizes, every other engaged recognizer that shares a finger
+///   with it fails (or is cancelled if it had begun), unless the two may run simultaneously;
+/// - `mustFail`: a recognizer that would succeed while one it waits for is still possible holds its success
+///   (`pending`); it is released when those fail and dropped when one of them succeeds. That is how a single
+///   tap waits for a double tap to fail.
+///
+/// The arena owns no clock: `advance(to:)` runs the timers due by a given event time.
+public final class GestureArena {
+    public struct Report: Equatable, Sendable {
+        /// Index of the owner the recognizer was added with (the dispatcher's region index).
+        public var owner: Int
+        public var event: GestureEvent
+    }
+
+    public private(set) var recognizers: [Recognizer] = []
+    private var owners: [Int] = []
+    private let simultaneous: (Recognizer, Int, Recognizer, Int) -> Bool
+
+    /// - Parameter simultaneous: whether two recognizers (with their owners) may both be active.
+    public init(simultaneous: @escaping (Recognizer, Int, Recognizer, Int) -> Bool = { _, _, _, _ in false }) {
+        self.simultaneous = simultaneous
+    }
+
+    public func add(_ recognizer: Recognizer, owner: Int) {
+        recognizers.append(recognizer)
+        owners.append(owner)
+    }
+
+    public func removeAll() {
+        recognizers.removeAll()
+        owners.removeAll()
+    }
+
+    /// Feeds a sample to the given recognizers (indices into `recognizers`) and resolves the outcome.
+    public func feed(_ sample: TouchSample, to members: [Int]) -> [Report] {
+        var reports: [Report] = []
+        for index in members {
+            for event in recognizers[index].handle(sample) {
+                reports.append(Report(owner: owners[index], event: event))
+            }
+        }
+        resolve(at: sample.time, into: &reports)
+        return reports
+    }
+
+    /// The earliest pending timer.
+    public var nextDeadline: EventTime? {
+        recognizers.compactMap { $0.state.isFinished ? nil : $0.deadline }.min()
+    }
+
+    /// Runs every timer due at or before `time`, in deadline order.
+    public func advance(to time: EventTime) -> [Report] {
+        var reports: [Report] = []
+        while let deadline = nextDeadline, deadline <= time {
+            for (index, recognizer) in recognizers.enumerated() where recognizer.deadline == deadline {
+                for event in recognizer.fire(at: deadline) {
+                    reports.append(Report(owner: owners[index], event: event))
+                }
+            }
+            resolve(at: deadline, into: &reports)
+        }
+        return reports
+    }
+
+    /// Cancels or fails every engaged recognizer fed by `finger` (its region went away).
+    public func abandon(finger: UInt64, at time: EventTime) -> [Report] {
+        var reports: [Report] = []
+        for (index, recognizer) in recognizers.enumerated() where recognizer.participants.contains(finger) {
+            _ = recognizer.handle(TouchSample(finger: finger, phase: .cancel, location: .zero, time: time))
+                .map { reports.append(Report(owner: owners[index], event: $0)) }
+        }
+        resolve(at: time, into: &reports)
+        return reports
+    }
+
+    private func resolve(at time: EventTime, into reports: inout [Report]) {
+        var examined = 0
+        var changed = true
+        while changed {
+            changed = false
+            // Winners since the last pass exclude the others that share a finger.
+            while examined < reports.count {
+                let report = reports[examined]
+                examined += 1
+                guard report.event.event == .began || report.event.event == .ended else { continue }
+                guard
+                    let winner = recognizers.indices.first(where: {
+                        owners[$0] == report.owner && recognizers[$0].spec.name == report.event.name
+                    })
+                else { continue }
+                for (index, other) in recognizers.enumerated() where index != winner && other.isEngaged {
+                    guard !other.participants.isDisjoint(with: recognizers[winner].participants) else { continue }
+                    guard !simultaneous(recognizers[winner], owners[winner], other, owners[index]) else { continue }
+                    if other.mustFail.contains(where: { $0 === recognizers[winner] }) || other.pending != nil
+                        || !other.state.isFinished
+                    {
+                        for event in other.forceFail(at: time) {
+                            reports.append(Report(owner: owners[index], event: event))
+                        }
+                        changed = true
+                    }
+                }
+            }
+            // Held successes: dropped when one they wait for succeeded, released when all have failed.
+            for (index, recognizer) in recognizers.enumerated() where recognizer.pending != nil {
+                if recognizer.mustFail.contains(where: { $0.state == .ended || $0.state.isActive }) {
+                    _ = recognizer.forceFail(at: time)
+                    changed = true
+                } else if recognizer.mustFail.allSatisfy({ $0.state.isFinished && $0.pending == nil }) {
+                    for event in recognizer.releasePending(at: time) {
+                        reports.append(Report(owner: owners[index], event: event))
+                    }
+                    changed = true
+                }
+            }
+        }
+    }
+}

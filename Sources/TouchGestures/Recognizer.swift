@@ -1,0 +1,214 @@
+import TouchCore
+
+/// Base of the gesture recognizers: finger bookkeeping, state and event emission. Subclasses implement the
+/// per-gesture rules in `began(_:)`, `moved(_:)`, `ended(_:)` and `timerFired(at:)`.
+///
+/// A recognizer follows one sequence of touches: it starts `possible` at the first down and, once finished
+/// (ended, failed or cancelled) and with no finger left down, resets for the next sequence. Time comes only from
+/// the samples and from `fire(at:)`: there is no clock inside.
+public class Recognizer {
+    public let spec: GestureSpec
+    public private(set) var state: GestureState = .possible
+    /// Fingers currently down, with where and when they went down and where they are now.
+    public private(set) var fingers: [UInt64: FingerTrack] = [:]
+    /// Every finger that took part in the current sequence (for arbitration).
+    public private(set) var participants: Set<UInt64> = []
+    /// When `fire(at:)` must be called next.
+    public internal(set) var deadline: EventTime?
+    /// Success held back until the recognizers in `mustFail` fail (a single tap waiting for a double tap).
+    public internal(set) var pending: GestureEvent?
+    /// Recognizers that must fail before this one may succeed.
+    public var mustFail: [Recognizer] = []
+    /// Whether this recognizer has reported anything in the current sequence (so a failure is worth reporting).
+    var reported = false
+    private var outbox: [GestureEvent] = []
+    private var samples: [(time: EventTime, location: Point)] = []
+
+    public struct FingerTrack: Equatable, Sendable {
+        public var start: Point
+        public var startTime: EventTime
+        public var location: Point
+    }
+
+    public init(spec: GestureSpec) { self.spec = spec }
+
+    /// Engaged in a sequence: has fingers, or has not finished.
+    public var isEngaged: Bool { !participants.isEmpty && (!state.isFinished || !fingers.isEmpty || pending != nil) }
+
+    /// Makes the recognizer for a spec.
+    public static func make(_ spec: GestureSpec) -> Recognizer {
+        switch spec.kind {
+        case .tap: TapRecognizer(spec: spec)
+        case .longPress, .longPressDrag: LongPressRecognizer(spec: spec)
+        case .drag: DragRecognizer(spec: spec)
+        case .swipe: SwipeRecognizer(spec: spec)
+        case .pinch, .rotate: TwoFingerRecognizer(spec: spec)
+        }
+    }
+
+    /// Feeds one finger change; returns what the recognizer reports.
+    public func handle(_ sample: TouchSample) -> [GestureEvent] {
+        if state.isFinished && fingers.isEmpty && sample.phase == .down { reset() }
+        // A success held for others to fail is final: later fingers are only tracked.
+        let listening = !state.isFinished && pending == nil
+        switch sample.phase {
+        case .down:
+            fingers[sample.finger] = FingerTrack(
+                start: sample.location, startTime: sample.time, location: sample.location)
+            participants.insert(sample.finger)
+            if listening { began(sample) }
+        case .move:
+            fingers[sample.finger]?.location = sample.location
+            if listening { moved(sample) }
+        case .up:
+            fingers[sample.finger]?.location = sample.location
+            if listening { ended(sample) }
+            fingers[sample.finger] = nil
+        case .cancel:
+            fingers[sample.finger] = nil
+            if !state.isFinished { cancel(at: sample.time) }
+        }
+        if !state.isFinished { recordSample(sample.time) }
+        return takeOutbox()
+    }
+
+    /// Runs timers due at `time`.
+    public func fire(at time: EventTime) -> [GestureEvent] {
+        if let deadline, deadline <= time, !state.isFinished {
+            self.deadline = nil
+            timerFired(at: deadline)
+        }
+        return takeOutbox()
+    }
+
+    /// Forced failure (another recognizer won): cancels an active gesture, fails a possible one.
+    public func forceFail(at time: EventTime) -> [GestureEvent] {
+        guard !state.isFinished else { return [] }
+        if state.isActive {
+            cancel(at: time)
+        } else {
+            fail(at: time)
+        }
+        return takeOutbox()
+    }
+
+    /// Releases a held success once every recognizer it waited for has failed.
+    public func releasePending(at time: EventTime) -> [GestureEvent] {
+        guard var event = pending else { return [] }
+        pending = nil
+        event.time = time
+        outbox.append(event)
+        state = .ended
+        deadline = nil
+        return takeOutbox()
+    }
+
+    // MARK: For subclasses
+
+    func began(_ sample: TouchSample) {}
+    func moved(_ sample: TouchSample) {}
+    func ended(_ sample: TouchSample) {}
+    func timerFired(at time: EventTime) {}
+
+    func transition(to newState: GestureState) { state = newState }
+
+    /// Reports an event; `began`/`changed`/`ended`/`cancelled` also set the state.
+    func report(_ kind: GestureEventKind, at time: EventTime, configure: (inout GestureEvent) -> Void = { _ in }) {
+        var event = GestureEvent(
+            name: spec.name, kind: spec.kind, event: kind, time: time, location: centroid, fingers: fingerCount)
+        configure(&event)
+        switch kind {
+        case .began: state = .began
+        case .changed: state = .changed
+        case .ended: state = .ended
+        case .cancelled: state = .cancelled
+        case .failed: state = .failed
+        case .pressing: break
+        }
+        if kind == .ended && mustFail.contains(where: { !$0.state.isFinished || $0.pending != nil }) {
+            // Hold it: the recognizers it waits for may still succeed.
+            state = .possible
+            pending = event
+            return
+        }
+        reported = true
+        outbox.append(event)
+        if state.isFinished { deadline = nil }
+    }
+
+    /// Fails, reporting it only if this sequence already reported something.
+    func fail(at time: EventTime) {
+        if reported {
+            report(.failed, at: time)
+        } else {
+            state = .failed
+        }
+        pending = nil
+        deadline = nil
+    }
+
+    func cancel(at time: EventTime) {
+        if state.isActive {
+            report(.cancelled, at: time)
+        } else {
+            fail(at: time)
+        }
+        deadline = nil
+    }
+
+    var fingerCount: Int { fingers.count }
+
+    var centroid: Point {
+        guard !fingers.isEmpty else { return lastCentroid }
+        var sum = Point.zero
+        for track in fingers.values { sum = sum + track.location }
+        return Point(x: sum.x / Double(fingers.count), y: sum.y / Double(fingers.count))
+    }
+
+    var startCentroid: Point {
+        guard !fingers.isEmpty else { return lastCentroid }
+        var sum = Point.zero
+        for track in fingers.values { sum = sum + track.start }
+        return Point(x: sum.x / Double(fingers.count), y: sum.y / Double(fingers.count))
+    }
+
+    /// The greatest distance any current finger has moved from where it went down.
+    var maximumMovement: Double {
+        fingers.values.reduce(0) { max($0, $1.location.distance(to: $1.start)) }
+    }
+
+    /// Centroid velocity over the recent samples, units per second.
+    var velocity: Point {
+        guard let first = samples.first, let last = samples.last, last.time > first.time else { return .zero }
+        let seconds = (last.time - first.time).seconds
+        return Point(
+            x: (last.location.x - first.location.x) / seconds, y: (last.location.y - first.location.y) / seconds)
+    }
+
+    private var lastCentroid = Point.zero
+
+    private func recordSample(_ time: EventTime) {
+        guard !fingers.isEmpty else { return }
+        lastCentroid = centroid
+        samples.append((time, lastCentroid))
+        let horizon = time.microseconds - GestureDefaults.velocityWindow.microseconds
+        while let first = samples.first, first.time.microseconds < horizon { samples.removeFirst() }
+    }
+
+    private func takeOutbox() -> [GestureEvent] {
+        defer { outbox.removeAll() }
+        return outbox
+    }
+
+    func reset() {
+        state = .possible
+        participants = []
+        deadline = nil
+        pending = nil
+        reported = false
+        samples.removeAll()
+        resetGesture()
+    }
+
+    func resetGesture() {}
+}

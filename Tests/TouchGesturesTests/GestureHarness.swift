@@ -1,0 +1,38 @@
+import TouchCore
+import TouchGestures
+
+/// Drives recognizers in an arena with hand-written finger streams; times are in milliseconds.
+final class GestureHarness {
+    let arena: GestureArena
+    var log: [String] = []
+    var events: [GestureEvent] = []
+
+    init(_ specs: [GestureSpec], simultaneous: Set<String> = [], mustFail: [(String, String)] = []) {
+        arena = GestureArena { a, _, b, _ in simultaneous.contains(a.spec.name) && simultaneous.contains(b.spec.name) }
+        for spec in specs { arena.add(Recognizer.make(spec), owner: 0) }
+        for (waiter, blocker) in mustFail {
+            let w = arena.recognizers.first { $0.spec.name == waiter }!
+            w.mustFail.append(arena.recognizers.first { $0.spec.name == blocker }!)
+        }
+    }
+
+    func at(_ ms: Int64) -> EventTime { EventTime(microseconds: ms * 1000) }
+
+    func touch(_ finger: UInt64, _ phase: TouchPhase, _ x: Double, _ y: Double, at ms: Int64) {
+        record(arena.advance(to: at(ms)))
+        record(
+            arena.feed(
+                TouchSample(finger: finger, phase: phase, location: Point(x: x, y: y), time: at(ms)),
+                to: Array(arena.recognizers.indices)))
+    }
+
+    func finish(at ms: Int64 = 1_000_000) { record(arena.advance(to: at(ms))) }
+
+    private func record(_ reports: [GestureArena.Report]) {
+        for report in reports {
+            let event = report.event
+            events.append(event)
+            log.append("\(event.name) \(event.event.rawValue) @\(event.time.microseconds / 1000)")
+        }
+    }
+}
