@@ -1,0 +1,219 @@
+import TouchCore
+
+/// The scene flattened for hit testing.
+///
+/// UIKit's hit test is recursive: skip hidden, disabled or transparent views; if the point is outside a view
+/// that clips, skip its subtree; try children topmost first; else the view itself. Flattened, that is one order
+/// (`rank`): every node after all of its descendants, and a higher sibling's whole subtree before a lower one's.
+/// The first node in that order that takes touches, contains the point, and whose clipping ancestors all contain
+/// it, is exactly what the recursion returns. A uniform grid keeps, per cell, the nodes that could be hit there
+/// in that order, so a hit test reads one short list instead of the whole scene; `linearHitTest` is the plain scan,
+/// kept for tests and benchmarks.
+public struct SceneIndex: Sendable {
+    public struct Node: Sendable {
+        /// The region without its children (they are nodes of their own).
+        public var region: Region
+        public var parent: Int?
+        public var children: [Int]
+        public var depth: Int
+        /// Frame in scene coordinates.
+        public var frame: Rect
+        /// Touchable area in scene coordinates.
+        public var touchBounds: Rect
+        /// Visible, enabled and opaque enough, and so is every ancestor.
+        public var eligible: Bool
+        /// Eligible and wants touches itself.
+        public var takesTouches: Bool
+        /// Ancestors whose touchable area clips this node.
+        public var clippingAncestors: [Int]
+        /// Position in the topmost-first order.
+        public var rank: Int
+
+        public var id: String { region.id }
+
+        public func contains(_ point: Point) -> Bool { region.shape.contains(point, in: touchBounds) }
+    }
+
+    public private(set) var nodes: [Node] = []
+    public private(set) var roots: [Int] = []
+    /// Node indices in topmost-first order.
+    public private(set) var order: [Int] = []
+    public let width: Double
+    public let height: Double
+    private var indexByID: [String: Int] = [:]
+    private var grid = Grid()
+
+    /// Alpha at or below which a region is treated as invisible (UIKit: 0.01).
+    public static let minimumAlpha = 0.01
+
+    public init(scene: Scene) {
+        width = scene.width
+        height = scene.height
+        for region in scene.regions { roots.append(add(region, parent: nil, depth: 0, origin: .zero)) }
+        for index in nodes.indices { indexByID[nodes[index].id] = index }
+        computeOrder()
+        rebuildGrid()
+    }
+
+    public func index(of id: String) -> Int? { indexByID[id] }
+
+    public subscript(id: String) -> Node? { indexByID[id].map { nodes[$0] } }
+
+    /// The region a finger going down at `point` belongs to, or nil.
+    public func hitTest(_ point: Point) -> Int? {
+        guard let cell = grid.cell(for: point) else { return linearHitTest(point) }
+        for index in grid.cells[cell] where accepts(index, point) { return index }
+        return nil
+    }
+
+    /// The same answer by scanning every node; for tests and benchmarks.
+    public func linearHitTest(_ point: Point) -> Int? {
+        for index in order where accepts(index, point) { return index }
+        return nil
+    }
+
+    /// Ancestors of a node, nearest first, the node itself included.
+    public func chain(from index: Int) -> [Int] {
+        var result = [index]
+        var current = nodes[index].parent
+        while let parent = current {
+            result.append(parent)
+            current = nodes[parent].parent
+        }
+        return result
+    }
+
+    /// Moves a region (and its subtree) so its frame's origin is `origin` in parent coordinates.
+    public mutating func moveRegion(_ index: Int, toOrigin origin: Point) {
+        let delta = origin - nodes[index].region.frame.origin
+        guard delta != .zero else { return }
+        nodes[index].region.frame = nodes[index].region.frame.offsetBy(delta)
+        var stack = [index]
+        while let current = stack.popLast() {
+            nodes[current].frame = nodes[current].frame.offsetBy(delta)
+            nodes[current].touchBounds = nodes[current].touchBounds.offsetBy(delta)
+            stack.append(contentsOf: nodes[current].children)
+        }
+        rebuildGrid()
+    }
+
+    /// The scene as it now stands (regions may have moved since it was loaded).
+    public var scene: Scene {
+        func rebuild(_ index: Int) -> Region {
+            var region = nodes[index].region
+            region.children = nodes[index].children.map(rebuild)
+            return region
+        }
+        return Scene(width: width, height: height, regions: roots.map(rebuild))
+    }
+
+    private func accepts(_ index: Int, _ point: Point) -> Bool {
+        let node = nodes[index]
+        guard node.takesTouches, node.contains(point) else { return false }
+        for ancestor in node.clippingAncestors where !nodes[ancestor].contains(point) { return false }
+        return true
+    }
+
+    private mutating func add(_ region: Region, parent: Int?, depth: Int, origin: Point) -> Int {
+        let frame = region.frame.offsetBy(origin)
+        let parentNode = parent.map { nodes[$0] }
+        let visible = !region.hidden && region.enabled && region.alpha > Self.minimumAlpha
+        let eligible = visible && (parentNode?.eligible ?? true)
+        var clipping = parentNode?.clippingAncestors ?? []
+        if let parent, nodes[parent].region.clipsChildren { clipping.append(parent) }
+        var stripped = region
+        stripped.children = []
+        let index = nodes.count
+        nodes.append(
+            Node(
+                region: stripped, parent: parent, children: [], depth: depth, frame: frame,
+                touchBounds: region.touchableArea.bounds(for: frame), eligible: eligible,
+                takesTouches: eligible && region.wantsTouches, clippingAncestors: clipping, rank: 0))
+        for child in region.children {
+            let childIndex = add(child, parent: index, depth: depth + 1, origin: frame.origin)
+            nodes[index].children.append(childIndex)
+        }
+        return index
+    }
+
+    private mutating func computeOrder() {
+        order.removeAll()
+        func topmostFirst(_ siblings: [Int]) -> [Int] {
+            // Higher z on top; equal z: the later sibling on top.
+            siblings.enumerated().sorted { a, b in
+                let za = nodes[a.element].region.z
+                let zb = nodes[b.element].region.z
+                return za != zb ? za > zb : a.offset > b.offset
+            }.map(\.element)
+        }
+        func visit(_ siblings: [Int]) {
+            for index in topmostFirst(siblings) {
+                visit(nodes[index].children)
+                order.append(index)
+            }
+        }
+        visit(roots)
+        for (rank, index) in order.enumerated() { nodes[index].rank = rank }
+    }
+
+    private mutating func rebuildGrid() {
+        grid = Grid(width: width, height: height, count: nodes.count)
+        for index in order where nodes[index].takesTouches {
+            var bounds = nodes[index].touchBounds
+            var visible = true
+            for ancestor in nodes[index].clippingAncestors {
+                guard let clipped = bounds.intersection(nodes[ancestor].touchBounds) else {
+                    visible = false
+                    break
+                }
+                bounds = clipped
+            }
+            if visible { grid.insert(index, covering: bounds) }
+        }
+    }
+
+    /// Uniform buckets over the scene, about one per region up to 128×128.
+    struct Grid: Sendable {
+        var columns = 1
+        var rows = 1
+        var cellWidth = 1.0
+        var cellHeight = 1.0
+        var cells: [[Int]] = [[]]
+
+        init() {}
+
+        init(width: Double, height: Double, count: Int) {
+            let side = max(1, min(128, Int(Double(max(count, 1)).squareRoot().rounded(.up))))
+            columns = side
+            rows = side
+            cellWidth = max(width, 1) / Double(columns)
+            cellHeight = max(height, 1) / Double(rows)
+            cells = Array(repeating: [], count: columns * rows)
+        }
+
+        func cell(for point: Point) -> Int? {
+            let column = Int((point.x / cellWidth).rounded(.down))
+            let row = Int((point.y / cellHeight).rounded(.down))
+            guard point.x.isFinite, point.y.isFinite, column >= 0, row >= 0, column < columns, row < rows else {
+                return nil
+            }
+            return row * columns + column
+        }
+
+        /// Adds a node to every cell its bounds touch; callers insert in rank order, so lists stay sorted.
+        mutating func insert(_ index: Int, covering bounds: Rect) {
+            let firstColumn = max(0, min(columns - 1, Int((bounds.minX / cellWidth).rounded(.down))))
+            let lastColumn = max(0, min(columns - 1, Int((bounds.maxX / cellWidth).rounded(.down))))
+            let firstRow = max(0, min(rows - 1, Int((bounds.minY / cellHeight).rounded(.down))))
+            let lastRow = max(0, min(rows - 1, Int((bounds.maxY / cellHeight).rounded(.down))))
+            // An inset larger than the region leaves no area: nothing to index.
+            guard bounds.width >= 0, bounds.height >= 0, bounds.maxX >= 0, bounds.maxY >= 0,
+                bounds.minX < cellWidth * Double(columns),
+                bounds.minY < cellHeight * Double(rows)
+            else { return }
+            for row in firstRow...lastRow {
+                for column in firstColumn...lastColumn { cells[row * columns + column].append(index) }
+            }
+        }
+    }
+}

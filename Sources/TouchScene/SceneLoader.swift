@@ -1,0 +1,273 @@
+import TouchCore
+import TouchGestures
+import TouchJSON
+
+/// Reads and validates a scene (docs/scene.md). A scene is accepted whole or refused whole: the first problem is
+/// thrown, naming file, line, JSON path and what is wrong, and nothing of a refused scene is used.
+public enum SceneLoader {
+    public static let supportedVersion = 1
+
+    public static func parse(_ bytes: [UInt8], file: String) throws(SceneError) -> Scene {
+        let document: JSONValue
+        do {
+            document = try JSONParser.parse(bytes)
+        } catch {
+            throw SceneError(
+                file: file, line: error.line, path: "",
+                message: "JSON syntax: \(error.message) (column \(error.column))")
+        }
+        do {
+            return try decodeScene(document)
+        } catch {
+            throw SceneError(file: file, error)
+        }
+    }
+
+    public static func parse(_ text: String, file: String) throws(SceneError) -> Scene {
+        try parse(Array(text.utf8), file: file)
+    }
+
+    /// Decodes a scene from an already parsed JSON value (the socket protocol carries scenes inline).
+    public static func decodeScene(_ document: JSONValue) throws(JSONFieldError) -> Scene {
+        var reader = try JSONObjectReader(document, path: "")
+        if let version = try reader.integer("version", in: 1...1_000_000), version != supportedVersion {
+            throw reader.error(
+                "version", "scene version \(version) is not supported; this touchd reads version \(supportedVersion)")
+        }
+        guard let sizeNode = reader.raw("size") else { throw reader.error(nil, "missing required key 'size'") }
+        guard let size = sizeNode.numbers, size.count == 2, size[0] > 0, size[1] > 0, size.allSatisfy(\.isFinite) else {
+            throw JSONFieldError(line: sizeNode.line, path: "size", message: "expected [width, height], both positive")
+        }
+        var ids: [String: String] = [:]
+        let regions = try decodeRegions(reader.array("regions") ?? [], path: "regions", ids: &ids)
+        try reader.rejectUnknownKeys()
+        return Scene(width: size[0], height: size[1], regions: regions)
+    }
+
+    static func decodeRegions(_ items: [JSONValue], path: String, ids: inout [String: String]) throws(JSONFieldError)
+        -> [Region]
+    {
+        var regions: [Region] = []
+        for (index, item) in items.enumerated() {
+            regions.append(try decodeRegion(item, path: "\(path)[\(index)]", ids: &ids))
+        }
+        return regions
+    }
+
+    /// One region; `ids` maps every id seen so far to its path, for the duplicate check.
+    public static func decodeRegion(_ value: JSONValue, path: String, ids: inout [String: String])
+        throws(JSONFieldError) -> Region
+    {
+        var reader = try JSONObjectReader(value, path: path)
+        let id = try reader.requiredString("id")
+        guard !id.isEmpty else { throw reader.error("id", "must not be empty") }
+        if let first = ids[id] { throw reader.error("id", "duplicate id '\(id)' (first at \(first))") }
+        ids[id] = path
+        guard let frameNode = reader.raw("frame") else { throw reader.error(nil, "missing required key 'frame'") }
+        var region = Region(id: id, frame: try rect(frameNode, path: reader.childPath("frame")))
+        if let shape = reader.raw("shape") { region.shape = try decodeShape(shape, path: reader.childPath("shape")) }
+        if let area = reader.raw("touchable") {
+            region.touchableArea = try decodeTouchable(area, path: reader.childPath("touchable"))
+        }
+        region.z = try reader.number("z") ?? 0
+        region.hidden = try reader.bool("hidden") ?? false
+        region.enabled = try reader.bool("enabled") ?? true
+        if let alpha = try reader.number("alpha") {
+            guard (0...1).contains(alpha) else {
+                throw reader.error("alpha", "must be between 0 and 1, found \(alpha)")
+            }
+            region.alpha = alpha
+        }
+        region.passthrough = try reader.bool("passthrough") ?? false
+        region.clipsChildren = try reader.bool("clipsChildren") ?? true
+        region.raw = try reader.bool("raw") ?? true
+        region.draggable = try reader.bool("draggable") ?? false
+        if let intercept = reader.raw("intercept") {
+            region.intercept = try decodeIntercept(intercept, path: reader.childPath("intercept"))
+        }
+        var names: Set<String> = []
+        for (index, gesture) in (try reader.array("gestures") ?? []).enumerated() {
+            let spec = try decodeGesture(gesture, path: reader.childPath("gestures") + "[\(index)]")
+            guard names.insert(spec.name).inserted else {
+                throw JSONFieldError(
+                    line: gesture.line, path: reader.childPath("gestures") + "[\(index)]",
+                    message: "duplicate gesture name '\(spec.name)'; give one a \"name\"")
+            }
+            region.gestures.append(spec)
+        }
+        for (index, group) in (try reader.array("simultaneous") ?? []).enumerated() {
+            let groupPath = reader.childPath("simultaneous") + "[\(index)]"
+            guard case .array(let members, _) = group else {
+                throw JSONFieldError(line: group.line, path: groupPath, message: "expected an array of gesture names")
+            }
+            var list: [String] = []
+            for member in members {
+                guard case .string(let name, _) = member, names.contains(name) else {
+                    throw JSONFieldError(
+                        line: member.line, path: groupPath,
+                        message:
+                            "'\(Self.describe(member))' names no gesture of this region (has: \(names.sorted().joined(separator: ", ")))"
+                    )
+                }
+                list.append(name)
+            }
+            region.simultaneous.append(list)
+        }
+        region.children = try decodeRegions(
+            try reader.array("children") ?? [], path: reader.childPath("children"), ids: &ids)
+        try reader.rejectUnknownKeys()
+        return region
+    }
+
+    static func rect(_ value: JSONValue, path: String) throws(JSONFieldError) -> Rect {
+        guard let numbers = value.numbers, numbers.count == 4, numbers.allSatisfy(\.isFinite) else {
+            throw JSONFieldError(line: value.line, path: path, message: "expected [x, y, width, height]")
+        }
+        guard numbers[2] >= 0 && numbers[3] >= 0 else {
+            throw JSONFieldError(line: value.line, path: path, message: "width and height must not be negative")
+        }
+        return Rect(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3])
+    }
+
+    static func decodeShape(_ value: JSONValue, path: String) throws(JSONFieldError) -> Shape {
+        if case .string(let name, _) = value {
+            switch name {
+            case "rect": return .rect
+            case "circle", "ellipse": return .ellipse
+            default:
+                throw JSONFieldError(
+                    line: value.line, path: path,
+                    message: "unknown shape '\(name)'; expected rect, rounded-rect, circle, ellipse or polygon")
+            }
+        }
+        var reader = try JSONObjectReader(value, path: path)
+        let type = try reader.requiredString("type")
+        let shape: Shape
+        switch type {
+        case "rect": shape = .rect
+        case "circle", "ellipse": shape = .ellipse
+        case "rounded-rect":
+            guard let radius = try reader.number("radius"), radius >= 0 else {
+                throw reader.error("radius", "rounded-rect needs a radius >= 0")
+            }
+            shape = .roundedRect(radius: radius)
+        case "polygon":
+            guard let points = try reader.array("points") else { throw reader.error(nil, "polygon needs 'points'") }
+            var vertices: [Point] = []
+            for point in points {
+                guard let pair = point.numbers, pair.count == 2 else {
+                    throw JSONFieldError(
+                        line: point.line, path: reader.childPath("points"), message: "expected [x, y] points")
+                }
+                vertices.append(Point(x: pair[0], y: pair[1]))
+            }
+            guard vertices.count >= 3 else {
+                throw reader.error("points", "a polygon needs at least 3 points, found \(vertices.count)")
+            }
+            shape = .polygon(vertices)
+        default:
+            throw reader.error(
+                "type", "unknown shape '\(type)'; expected rect, rounded-rect, circle, ellipse or polygon")
+        }
+        try reader.rejectUnknownKeys()
+        return shape
+    }
+
+    static func decodeTouchable(_ value: JSONValue, path: String) throws(JSONFieldError) -> TouchableArea {
+        var reader = try JSONObjectReader(value, path: path)
+        var area = TouchableArea.frame
+        var given = 0
+        if let inset = try reader.number("inset") {
+            area = .insets(.all(inset))
+            given += 1
+        }
+        if let outset = try reader.number("outset") {
+            area = .insets(.all(-outset))
+            given += 1
+        }
+        if let insets = reader.raw("insets") {
+            var edges = try JSONObjectReader(insets, path: reader.childPath("insets"))
+            area = .insets(
+                EdgeInsets(
+                    top: try edges.number("top") ?? 0, left: try edges.number("left") ?? 0,
+                    bottom: try edges.number("bottom") ?? 0, right: try edges.number("right") ?? 0))
+            try edges.rejectUnknownKeys()
+            given += 1
+        }
+        if let rectNode = reader.raw("rect") {
+            area = .rect(try rect(rectNode, path: reader.childPath("rect")))
+            given += 1
+        }
+        guard given == 1 else {
+            throw reader.error(nil, "give exactly one of inset, outset, insets or rect")
+        }
+        try reader.rejectUnknownKeys()
+        return area
+    }
+
+    static func decodeIntercept(_ value: JSONValue, path: String) throws(JSONFieldError) -> InterceptPolicy {
+        var reader = try JSONObjectReader(value, path: path)
+        var policy = InterceptPolicy()
+        if let slop = try reader.number("slop") {
+            guard slop >= 0 else { throw reader.error("slop", "must not be negative") }
+            policy.slop = slop
+        }
+        if let delay = try reader.integer("delayMs", in: 0...10_000) { policy.delay = .milliseconds(Int64(delay)) }
+        try reader.rejectUnknownKeys()
+        return policy
+    }
+
+    static func decodeGesture(_ value: JSONValue, path: String) throws(JSONFieldError) -> GestureSpec {
+        if case .string(let name, _) = value {
+            guard let kind = GestureKind(rawValue: name) else { throw unknownGesture(name, value, path) }
+            return GestureSpec(kind)
+        }
+        var reader = try JSONObjectReader(value, path: path)
+        let typeName = try reader.requiredString("type")
+        guard let kind = GestureKind(rawValue: typeName) else { throw unknownGesture(typeName, value, path + ".type") }
+        var spec = GestureSpec(kind, name: try reader.string("name"))
+        if let taps = try reader.integer("taps", in: 1...10) { spec.taps = taps }
+        if let fingers = try reader.integer("fingers", in: 1...10) { spec.fingers = fingers }
+        if let duration = try reader.integer("durationMs", in: 0...60_000) {
+            if kind == .longPress || kind == .longPressDrag {
+                spec.minimumDuration = .milliseconds(Int64(duration))
+            } else {
+                spec.maximumDuration = .milliseconds(Int64(duration))
+            }
+        }
+        if let movement = try reader.number("allowableMovement") { spec.allowableMovement = max(0, movement) }
+        if let distance = try reader.number("minimumDistance") { spec.minimumDistance = max(0, distance) }
+        if let interval = try reader.integer("tapIntervalMs", in: 1...10_000) {
+            spec.tapInterval = .milliseconds(Int64(interval))
+        }
+        if let directions = try reader.array("directions") {
+            var set: Set<SwipeDirection> = []
+            for item in directions {
+                guard case .string(let name, _) = item, let direction = SwipeDirection(rawValue: name) else {
+                    throw JSONFieldError(
+                        line: item.line, path: reader.childPath("directions"),
+                        message: "expected left, right, up or down")
+                }
+                set.insert(direction)
+            }
+            spec.directions = set
+        }
+        if (kind == .pinch || kind == .rotate) && spec.fingers != 2 {
+            throw reader.error("fingers", "\(kind.rawValue) always uses two fingers")
+        }
+        try reader.rejectUnknownKeys()
+        return spec
+    }
+
+    private static func describe(_ value: JSONValue) -> String {
+        if case .string(let text, _) = value { return text }
+        return value.kindName
+    }
+
+    private static func unknownGesture(_ name: String, _ value: JSONValue, _ path: String) -> JSONFieldError {
+        JSONFieldError(
+            line: value.line, path: path,
+            message: "unknown gesture '\(name)'; expected "
+                + GestureKind.allCases.map(\.rawValue).joined(separator: ", "))
+    }
+}

@@ -1,0 +1,97 @@
+import Testing
+import TouchCore
+import TouchGestures
+import TouchScene
+
+@Suite("Scene loading and validation")
+struct SceneLoaderTests {
+    @Test("a full region decodes every field")
+    func fullRegion() throws {
+        let scene = try SceneLoader.parse(
+            """
+            {"version": 1, "size": [800, 480], "regions": [
+              {"id": "panel", "frame": [10, 20, 300, 200], "shape": {"type": "rounded-rect", "radius": 12},
+               "touchable": {"outset": 8}, "z": 2, "alpha": 0.5, "clipsChildren": false, "draggable": true,
+               "intercept": {"slop": 12, "delayMs": 150},
+               "gestures": ["tap", {"type": "tap", "name": "double", "taps": 2}, {"type": "long-press", "durationMs": 800},
+                            {"type": "swipe", "fingers": 2, "directions": ["left", "right"]}, "pinch", "rotate"],
+               "simultaneous": [["pinch", "rotate"]],
+               "children": [{"id": "knob", "frame": [0, 0, 40, 40], "shape": "circle", "raw": false, "gestures": ["drag"]}]}
+            ]}
+            """, file: "s.json")
+        #expect(scene.width == 800 && scene.height == 480)
+        let panel = try #require(scene.regions.first)
+        #expect(panel.shape == .roundedRect(radius: 12))
+        #expect(panel.touchableArea == .insets(.all(-8)))
+        #expect(panel.intercept == InterceptPolicy(slop: 12, delay: .milliseconds(150)))
+        #expect(panel.gestures.map(\.name) == ["tap", "double", "long-press", "swipe", "pinch", "rotate"])
+        #expect(panel.gestures[1].taps == 2)
+        #expect(panel.gestures[2].minimumDuration == .milliseconds(800))
+        #expect(panel.gestures[3].directions == [.left, .right] && panel.gestures[3].fingers == 2)
+        #expect(panel.simultaneous == [["pinch", "rotate"]])
+        #expect(panel.children.first?.shape == .ellipse)
+        #expect(panel.children.first?.wantsTouches == true)
+    }
+
+    @Test(
+        "each kind of bad scene names file, line, JSON path and problem",
+        arguments: [
+            (
+                #"{"size": [100, 100], "regions": [{"id": "a", "frame": [0, 0, 1, 1]},\#n{"id": "a", "frame": [0, 0, 1, 1]}]}"#,
+                2, "regions[1].id", "duplicate id 'a' (first at regions[0])"
+            ),
+            (
+                #"{"size": [100, 100], "regions": [{"id": "a",\#n "frame": [0, 0, -5, 1]}]}"#,
+                2, "regions[0].frame", "width and height must not be negative"
+            ),
+            (
+                #"{"size": [100, 100], "regions": [{"id": "a", "frame": [0, 0, 1, 1], "shape": "star"}]}"#,
+                1, "regions[0].shape", "unknown shape 'star'; expected rect, rounded-rect, circle, ellipse or polygon"
+            ),
+            (
+                #"{"size": [100, 100], "regions": [{"id": "a", "frame": [0, 0, 1, 1], "gestures": ["wave"]}]}"#,
+                1, "regions[0].gestures[0]",
+                "unknown gesture 'wave'; expected tap, long-press, drag, long-press-drag, swipe, pinch, rotate"
+            ),
+            (
+                #"{"size": [100, 100], "regions": [{"id": "a", "frame": [0, 0, 1, 1], "shape": {"type": "polygon", "points": [[0, 0], [1, 1]]}}]}"#,
+                1, "regions[0].shape.points", "a polygon needs at least 3 points, found 2"
+            ),
+            (#"{"size": [0, 100]}"#, 1, "size", "expected [width, height], both positive"),
+            (
+                #"{"size": [100, 100], "regions": [{"id": "a", "frame": [0, 0, 1, 1], "clipChildren": false}]}"#,
+                1, "regions[0].clipChildren", "unknown key 'clipChildren'"
+            ),
+            (
+                #"{"size": [100, 100], "regions": [{"id": "a", "frame": [0, 0, 1, 1], "alpha": 2}]}"#,
+                1, "regions[0].alpha", "must be between 0 and 1, found 2.0"
+            ),
+            (
+                #"{"size": [100, 100], "regions": [{"id": "a", "frame": [0, 0, 1, 1], "hidden": "yes"}]}"#,
+                1, "regions[0].hidden", "expected true or false, found string"
+            ),
+            (
+                #"{"size": [100, 100], "regions": [{"id": "a", "frame": [0, 0, 1, 1], "gestures": ["tap"], "simultaneous": [["tap", "drag"]]}]}"#,
+                1, "regions[0].simultaneous[0]", "'drag' names no gesture of this region (has: tap)"
+            ),
+            (
+                #"{"size": [100, 100], "regions": [{"frame": [0, 0, 1, 1]}]}"#, 1, "regions[0]",
+                "missing required key 'id'"
+            ),
+            (
+                "{\"size\": [100, 100],\n\n \"regions\": [}", 3, "",
+                "JSON syntax: unexpected character '}', expected a value (column 14)"
+            ),
+            (
+                #"{"version": 2, "size": [100, 100]}"#, 1, "version",
+                "scene version 2 is not supported; this touchd reads version 1"
+            ),
+        ] as [(String, Int, String, String)])
+    func errors(json: String, line: Int, path: String, message: String) throws {
+        let error = try #require(throws: SceneError.self) { try SceneLoader.parse(json, file: "bad.json") }
+        #expect(error.file == "bad.json")
+        #expect(error.line == line)
+        #expect(error.path == path)
+        #expect(error.message == message)
+    }
+}
