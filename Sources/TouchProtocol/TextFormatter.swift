@@ -1,4 +1,5 @@
 import TouchCore
+import TouchScene
 
 /// Human-readable lines in the manner of `libinput debug-events`:
 /// `replay  TOUCH_DOWN    +1.234s  slot 0 finger 3   512.00/ 300.50  (raw 890/576)`.
@@ -50,5 +51,45 @@ public enum TextFormatter {
 
     static func leftPad(_ text: String, _ width: Int) -> String {
         text.count >= width ? text : String(repeating: " ", count: width - text.count) + text
+    }
+}
+
+extension TextFormatter {
+    /// One line per dispatched event, for people.
+    public static func line(for event: DispatchEvent, start: EventTime) -> String? {
+        switch event {
+        case .touch(let touch):
+            let name: String
+            switch touch.phase {
+            case .down: name = "TOUCH_DOWN"
+            case .move: name = "TOUCH_MOTION"
+            case .up: name = "TOUCH_UP"
+            case .cancel: name = "TOUCH_CANCEL"
+            }
+            var text = pad(touch.device, 8) + pad(name, 14) + offset(touch.time, from: start)
+            text += "  finger " + pad(String(touch.finger.rawValue), 4) + pad(touch.region ?? "-", 14)
+            text += leftPad(fixed(touch.location.x), 9) + "/" + leftPad(fixed(touch.location.y), 9)
+            text += "  local " + fixed(touch.local.x) + "/" + fixed(touch.local.y)
+            if touch.tapCount > 1 { text += "  taps \(touch.tapCount)" }
+            return text
+        case .gesture(let region, let gesture):
+            var text = pad("gesture", 8) + pad(gesture.name.uppercased(), 14) + offset(gesture.time, from: start)
+            text += "  " + pad(gesture.event.rawValue, 10) + pad(region, 14)
+            text += leftPad(fixed(gesture.location.x), 9) + "/" + leftPad(fixed(gesture.location.y), 9)
+            switch gesture.kind {
+            case .tap: text += "  taps \(gesture.taps) fingers \(gesture.fingers)"
+            case .drag, .longPressDrag:
+                text += "  moved " + fixed(gesture.translation.x) + "/" + fixed(gesture.translation.y)
+            case .swipe: text += "  " + (gesture.direction?.rawValue ?? "")
+            case .pinch, .rotate: text += "  scale " + fixed(gesture.scale) + " rotation " + fixed(gesture.rotation)
+            case .longPress: break
+            }
+            return text
+        case .regionMoved(let region, let frame, let time):
+            return pad("scene", 8) + pad("REGION_MOVED", 14) + offset(time, from: start) + "  " + region + " to "
+                + fixed(frame.x) + "/" + fixed(frame.y)
+        case .frame:
+            return nil
+        }
     }
 }

@@ -47,6 +47,7 @@ public final class Dispatcher {
         var deliverAt: EventTime?
         var withheld: [MappedFingerEvent] = []
         var dragOrigin: Point?
+        var lastContact = ContactState()
         var maxMovement = 0.0
         /// Cancelled by a scene change: everything after is swallowed.
         var dead = false
@@ -134,7 +135,7 @@ public final class Dispatcher {
                     let last = MappedFingerEvent(
                         event: FingerEvent(
                             phase: .cancel, finger: state.finger, slot: state.slot, time: time,
-                            contact: ContactState()), position: state.lastLocation)
+                            contact: state.lastContact), position: state.lastLocation)
                     out.append(.touch(touchEvent(state, last, regionNode: oldTarget, in: oldIndex)))
                 }
                 for member in state.recognizers {
@@ -262,6 +263,7 @@ public final class Dispatcher {
         }
         if !state.silent { out.append(.touch(touchEvent(state, mapped, regionNode: state.target, in: index))) }
         state.lastLocation = mapped.position
+        state.lastContact = mapped.event.contact
         feed(state.recognizers, key: key, mapped)
     }
 
@@ -281,7 +283,7 @@ public final class Dispatcher {
             // The child already has the finger: it gets one cancel, its own recognizers too.
             let cancel = MappedFingerEvent(
                 event: FingerEvent(
-                    phase: .cancel, finger: state.finger, slot: state.slot, time: time, contact: ContactState()),
+                    phase: .cancel, finger: state.finger, slot: state.slot, time: time, contact: state.lastContact),
                 position: state.lastLocation)
             if !state.silent { out.append(.touch(touchEvent(state, cancel, regionNode: target, in: index))) }
             for member in state.recognizers where !containerChain.contains(ownerOf(member)) {
@@ -301,13 +303,13 @@ public final class Dispatcher {
         // The container's stream starts where the finger went down.
         let down = MappedFingerEvent(
             event: FingerEvent(
-                phase: .down, finger: state.finger, slot: state.slot, time: time, contact: ContactState()),
+                phase: .down, finger: state.finger, slot: state.slot, time: time, contact: state.lastContact),
             position: state.downLocation)
         if !state.silent { out.append(.touch(touchEvent(state, down, regionNode: container, in: index))) }
         let fresh = state.recognizers.filter { !previous.contains($0) }
         let start = MappedFingerEvent(
             event: FingerEvent(
-                phase: .down, finger: state.finger, slot: state.slot, time: state.downTime, contact: ContactState()),
+                phase: .down, finger: state.finger, slot: state.slot, time: state.downTime, contact: state.lastContact),
             position: state.downLocation)
         feed(fresh, key: key, start)
     }

@@ -1,5 +1,8 @@
+import Foundation
 import TouchCore
 import TouchFormats
+import TouchProtocol
+import TouchScene
 
 #if canImport(Glibc)
     import Glibc
@@ -18,6 +21,9 @@ public enum ReplayCommand {
         .value("format", "ndjson|text", help: "output format (default ndjson)"),
         .value("speed", "realtime|max", help: "replay pace (default max)"),
         .flag("skip-bad-lines", help: "skip malformed lines with a warning count instead of failing"),
+        .value("scene", "FILE", help: "dispatch to the regions and gestures of this scene (docs/scene.md)"),
+        .value("svg", "FILE", help: "with --scene: draw the scene and every finger's path into FILE"),
+        .flag("drop-unassigned", help: "with --scene: report nothing for fingers that hit no region"),
         .flag("quiet", short: "q", help: "no summary on stderr"),
     ])
 
@@ -36,7 +42,7 @@ public enum ReplayCommand {
                     ? ArgumentError.missingArgument("FILE") : ArgumentError.unexpectedArgument(parsed.positionals[1])
             }
             let file = parsed.positionals[0]
-            let settings = try replaySettings(parsed)
+            var settings = try replaySettings(parsed)
             let inputFormat = try parsed.value(
                 "input-format", expected: "evemu, libinput-record, raw, getevent or evtest"
             ) {
@@ -45,6 +51,16 @@ public enum ReplayCommand {
             let recording = try RecordingLoader.load(
                 path: file, format: inputFormat, descriptionPath: parsed["desc"],
                 options: ReadOptions(skipBadLines: parsed.has("skip-bad-lines")))
+            if let scenePath = parsed["scene"] {
+                let scene = try SceneLoader.parse(try readSceneFile(scenePath), file: scenePath)
+                settings.scene = scene
+                settings.dispatch.dropUnassigned = parsed.has("drop-unassigned")
+                settings.collectDispatched = parsed["svg"] != nil
+                // Without --size, the scene's size is the output size: the scene is the screen.
+                if settings.mapping.outputSize == nil { settings.mapping.outputSize = (scene.width, scene.height) }
+            } else if parsed["svg"] != nil {
+                throw ArgumentError.missingArgument("--scene (needed by --svg)")
+            }
             let realtime = try parsed.choice("speed", ["realtime", "max"], default: "max") == "realtime"
             var output = OutputBuffer()
             let engine = ReplayEngine(recording: recording, settings: settings)
@@ -58,6 +74,12 @@ public enum ReplayCommand {
                 if realtime { output.flush() }
             }
             output.flush()
+            if let svgPath = parsed["svg"], let scene = settings.scene {
+                let svg = SVGRenderer.render(scene: scene, events: summary.dispatched)
+                guard FileManager.default.createFile(atPath: svgPath, contents: Data(svg.utf8)) else {
+                    throw FileError(path: svgPath, message: "cannot write the SVG file")
+                }
+            }
             if !parsed.has("quiet") {
                 for line in summary.report(file: file, recording: recording) { StderrLogHandler().write(line) }
             }
@@ -96,6 +118,20 @@ public enum ReplayCommand {
         else { return nil }
         return (width, height)
     }
+}
+
+struct FileError: Error, CustomStringConvertible {
+    var path: String
+    var message: String
+    var description: String { "\(path): \(message)" }
+}
+
+func readSceneFile(_ path: String) throws -> [UInt8] {
+    guard let data = FileManager.default.contents(atPath: path) else {
+        throw FileError(
+            path: path, message: FileManager.default.fileExists(atPath: path) ? "cannot read the file" : "no such file")
+    }
+    return [UInt8](data)
 }
 
 /// Sleeps until a frame's recorded offset has passed on the monotonic clock.

@@ -2,9 +2,11 @@ import TouchCore
 import TouchFormats
 import TouchJSON
 import TouchProtocol
+import TouchScene
 
-/// Runs a recording through the pipeline and writes the finger stream; shared by `touchd replay` and the tests.
-/// Output is a pure function of the recording and the settings, so a file always replays to the same bytes.
+/// Runs a recording through the pipeline (and, with a scene, the dispatcher) and writes the stream; shared by
+/// `touchd replay` and the tests. Output is a pure function of the recording and the settings, so a file always
+/// replays to the same bytes.
 public struct ReplayEngine {
     public enum OutputFormat: String, Sendable { case ndjson, text }
 
@@ -13,6 +15,11 @@ public struct ReplayEngine {
         public var format: OutputFormat = .ndjson
         /// The `device` field of every line.
         public var deviceName = "replay"
+        /// With a scene, events are dispatched to regions and gestures are recognized.
+        public var scene: Scene?
+        public var dispatch = Dispatcher.Options()
+        /// Keep the dispatched events (for the SVG picture).
+        public var collectDispatched = false
 
         public init() {}
     }
@@ -34,44 +41,88 @@ public struct ReplayEngine {
     {
         let mapping = try CoordinateMapping(device: recording.description, settings: settings.mapping)
         var pipeline = TouchPipeline(decoder: TouchDecoder(description: recording.description), mapping: mapping)
+        let dispatcher = settings.scene.map { Dispatcher(scene: $0, options: settings.dispatch) }
+        let device = DeviceTag(index: 0, name: settings.deviceName)
         var summary = ReplaySummary()
         var outputs: [PipelineOutput] = []
         outputs.reserveCapacity(32)
-        var writer = JSONWriter(capacity: 64 * 1024)
-        var text = ""
-        let start = recording.events.first?.time ?? .zero
+        var sink = OutputSink(format: settings.format, start: recording.events.first?.time ?? .zero)
         for event in recording.events {
             summary.note(event)
-            if let pacer, event.isSynReport { pacer(event.time - start) }
+            if let pacer, event.isSynReport { pacer(event.time - sink.start) }
+            if let dispatcher, dispatcher.nextDeadline.map({ $0 <= event.time }) == true {
+                sink.add(dispatcher.advance(to: event.time), summary: &summary, collect: settings.collectDispatched)
+            }
             pipeline.process(event, into: &outputs)
             guard !outputs.isEmpty else { continue }
             for output in outputs {
                 summary.note(output, live: pipeline.decoder.liveFingerCount)
-                switch (output, settings.format) {
-                case (.finger(let mapped), .ndjson):
-                    FingerEventEncoder.encode(mapped, device: settings.deviceName, into: &writer)
-                case (.frameEnd(let time), .ndjson):
-                    FingerEventEncoder.encodeFrame(time: time, device: settings.deviceName, into: &writer)
-                case (.finger(let mapped), .text):
-                    text += TextFormatter.line(for: mapped, device: settings.deviceName, start: start) + "\n"
-                case (.frameEnd(let time), .text):
-                    text += TextFormatter.frameLine(time: time, device: settings.deviceName, start: start) + "\n"
+                if let dispatcher {
+                    sink.add(
+                        dispatcher.handle(output, device: device), summary: &summary,
+                        collect: settings.collectDispatched)
+                } else {
+                    sink.add(output, device: settings.deviceName)
                 }
             }
             outputs.removeAll(keepingCapacity: true)
-            if settings.format == .ndjson {
-                if writer.bytes.count > 60 * 1024 || pacer != nil {
-                    write(writer.bytes)
-                    writer.reset()
-                }
-            } else if text.utf8.count > 60 * 1024 || pacer != nil {
-                write(Array(text.utf8))
+            if sink.pending > 60 * 1024 || pacer != nil { write(sink.take()) }
+        }
+        if let dispatcher {
+            // Timers still running when the recording ends (a tap waiting for a double tap) fire at their times.
+            let end = EventTime(microseconds: Int64.max / 2)
+            sink.add(dispatcher.advance(to: end), summary: &summary, collect: settings.collectDispatched)
+        }
+        write(sink.take())
+        summary.diagnostics = pipeline.decoder.diagnostics
+        summary.dispatched = sink.collected
+        return summary
+    }
+
+    /// Encodes into one buffer, in either format.
+    struct OutputSink {
+        let format: OutputFormat
+        let start: EventTime
+        var writer = JSONWriter(capacity: 64 * 1024)
+        var text = ""
+        var collected: [DispatchEvent] = []
+
+        init(format: OutputFormat, start: EventTime) {
+            self.format = format
+            self.start = start
+        }
+
+        var pending: Int { format == .ndjson ? writer.bytes.count : text.utf8.count }
+
+        mutating func take() -> [UInt8] {
+            defer {
+                writer.reset()
                 text = ""
             }
+            return format == .ndjson ? writer.bytes : Array(text.utf8)
         }
-        if !writer.bytes.isEmpty { write(writer.bytes) }
-        if !text.isEmpty { write(Array(text.utf8)) }
-        summary.diagnostics = pipeline.decoder.diagnostics
-        return summary
+
+        mutating func add(_ output: PipelineOutput, device: String) {
+            switch (output, format) {
+            case (.finger(let mapped), .ndjson): FingerEventEncoder.encode(mapped, device: device, into: &writer)
+            case (.frameEnd(let time), .ndjson):
+                FingerEventEncoder.encodeFrame(time: time, device: device, into: &writer)
+            case (.finger(let mapped), .text):
+                text += TextFormatter.line(for: mapped, device: device, start: start) + "\n"
+            case (.frameEnd(let time), .text):
+                text += TextFormatter.frameLine(time: time, device: device, start: start) + "\n"
+            }
+        }
+
+        mutating func add(_ events: [DispatchEvent], summary: inout ReplaySummary, collect: Bool) {
+            for event in events {
+                summary.note(event)
+                if collect { collected.append(event) }
+                switch format {
+                case .ndjson: DispatchEventEncoder.encode(event, into: &writer)
+                case .text: if let line = TextFormatter.line(for: event, start: start) { text += line + "\n" }
+                }
+            }
+        }
     }
 }

@@ -1,5 +1,6 @@
 import TouchCore
 import TouchFormats
+import TouchScene
 
 /// What a replay saw, for the summary on stderr and for `touchd describe`.
 public struct ReplaySummary: Equatable, Sendable {
@@ -15,8 +16,25 @@ public struct ReplaySummary: Equatable, Sendable {
     public var lastTime: EventTime?
     public var diagnostics = DecoderDiagnostics()
     public var phaseCounts: [TouchPhase: Int] = [:]
+    /// With a scene: downs per region id ("" for fingers that hit nothing).
+    public var downsByRegion: [String: Int] = [:]
+    /// With a scene: completed gestures ("region/name" → count of `ended`).
+    public var gesturesEnded: [String: Int] = [:]
+    /// With `Settings.collectDispatched`: every dispatched event.
+    public var dispatched: [DispatchEvent] = []
 
     public init() {}
+
+    mutating func note(_ event: DispatchEvent) {
+        switch event {
+        case .touch(let touch) where touch.phase == .down:
+            downsByRegion[touch.region ?? "", default: 0] += 1
+        case .gesture(let region, let gesture) where gesture.event == .ended:
+            gesturesEnded[region + "/" + gesture.name, default: 0] += 1
+        default:
+            break
+        }
+    }
 
     mutating func note(_ event: InputEvent) {
         events += 1
@@ -72,6 +90,14 @@ public struct ReplaySummary: Equatable, Sendable {
         lines.append("  fingers: \(fingers), max simultaneous: \(maxSimultaneous)")
         let phases = TouchPhase.allCases.map { "\($0.rawValue) \(phaseCounts[$0] ?? 0)" }.joined(separator: ", ")
         lines.append("  finger events: \(phases)")
+        if !downsByRegion.isEmpty {
+            let regions = downsByRegion.sorted { $0.key < $1.key }.map {
+                "\($0.key.isEmpty ? "(none)" : $0.key) \($0.value)"
+            }
+            lines.append("  downs by region: " + regions.joined(separator: ", "))
+            let gestures = gesturesEnded.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+            lines.append("  gestures: " + (gestures.isEmpty ? "none" : gestures.joined(separator: ", ")))
+        }
         let quirks = diagnostics.nonZero
         lines.append(
             "  quirks: " + (quirks.isEmpty ? "none" : quirks.map { "\($0.name): \($0.count)" }.joined(separator: ", ")))
