@@ -18,6 +18,9 @@ public final class GestureArena {
 
     public private(set) var recognizers: [Recognizer] = []
     private var owners: [Int] = []
+    /// Recognizers fed since they were last idle: the only ones timers and conflicts need to look at, so the
+    /// cost per event follows the fingers on screen, not the size of the scene.
+    private var engaged: Set<Int> = []
     private let simultaneous: (Recognizer, Int, Recognizer, Int) -> Bool
 
     /// - Parameter simultaneous: whether two recognizers (with their owners) may both be active.
@@ -26,6 +29,8 @@ public final class GestureArena {
     }
 
     public func add(_ recognizer: Recognizer, owner: Int) {
+        // A recognizer carried over from another arena (a scene change) may be mid-gesture.
+        if recognizer.isEngaged || recognizer.deadline != nil { engaged.insert(recognizers.count) }
         recognizers.append(recognizer)
         owners.append(owner)
     }
@@ -33,12 +38,14 @@ public final class GestureArena {
     public func removeAll() {
         recognizers.removeAll()
         owners.removeAll()
+        engaged.removeAll()
     }
 
     /// Feeds a sample to the given recognizers (indices into `recognizers`) and resolves the outcome.
     public func feed(_ sample: TouchSample, to members: [Int]) -> [Report] {
         var reports: [Report] = []
         for index in members {
+            engaged.insert(index)
             for event in recognizers[index].handle(sample) {
                 reports.append(Report(owner: owners[index], event: event))
             }
@@ -49,7 +56,7 @@ public final class GestureArena {
 
     /// The earliest pending timer.
     public var nextDeadline: EventTime? {
-        recognizers.compactMap { $0.state.isFinished ? nil : $0.deadline }.min()
+        engaged.compactMap { recognizers[$0].state.isFinished ? nil : recognizers[$0].deadline }.min()
     }
 
     /// Runs every timer due at or before `time`, in deadline order.
@@ -69,8 +76,8 @@ public final class GestureArena {
     /// Cancels or fails every engaged recognizer fed by `finger` (its region went away).
     public func abandon(finger: UInt64, at time: EventTime) -> [Report] {
         var reports: [Report] = []
-        for (index, recognizer) in recognizers.enumerated() where recognizer.participants.contains(finger) {
-            _ = recognizer.handle(TouchSample(finger: finger, phase: .cancel, location: .zero, time: time))
+        for index in engaged.sorted() where recognizers[index].participants.contains(finger) {
+            _ = recognizers[index].handle(TouchSample(finger: finger, phase: .cancel, location: .zero, time: time))
                 .map { reports.append(Report(owner: owners[index], event: $0)) }
         }
         resolve(at: time, into: &reports)
@@ -88,11 +95,12 @@ public final class GestureArena {
                 examined += 1
                 guard report.event.event == .began || report.event.event == .ended else { continue }
                 guard
-                    let winner = recognizers.indices.first(where: {
+                    let winner = engaged.sorted().first(where: {
                         owners[$0] == report.owner && recognizers[$0].spec.name == report.event.name
                     })
                 else { continue }
-                for (index, other) in recognizers.enumerated() where index != winner && other.isEngaged {
+                for index in engaged.sorted() where index != winner && recognizers[index].isEngaged {
+                    let other = recognizers[index]
                     guard !other.participants.isDisjoint(with: recognizers[winner].participants) else { continue }
                     guard !simultaneous(recognizers[winner], owners[winner], other, owners[index]) else { continue }
                     if other.mustFail.contains(where: { $0 === recognizers[winner] }) || other.pending != nil
@@ -106,7 +114,8 @@ public final class GestureArena {
                 }
             }
             // Held successes: dropped when one they wait for succeeded, released when all have failed.
-            for (index, recognizer) in recognizers.enumerated() where recognizer.pending != nil {
+            for index in engaged.sorted() where recognizers[index].pending != nil {
+                let recognizer = recognizers[index]
                 if recognizer.mustFail.contains(where: { $0.state == .ended || $0.state.isActive }) {
                     _ = recognizer.forceFail(at: time)
                     changed = true
@@ -117,6 +126,10 @@ public final class GestureArena {
                     changed = true
                 }
             }
+        }
+        // Idle again (finished, no finger, nothing held): out of the engaged set until fed again.
+        engaged = engaged.filter {
+            recognizers[$0].isEngaged || (recognizers[$0].deadline != nil && !recognizers[$0].state.isFinished)
         }
     }
 }

@@ -196,3 +196,20 @@ struct DispatcherTests {
         #expect(hold.log == ["down 1 button"])  // delivered when the delay ran out
     }
 }
+
+@Suite("Dispatcher across scene changes")
+struct SceneChangeGestureTests {
+    @Test("a long press survives a scene change that leaves its region's gestures as they were")
+    func longPressCarriesOver() {
+        let json =
+            #"{"size": [400, 400], "regions": [{"id": "a", "frame": [0, 0, 100, 100], "gestures": ["long-press"]}]}"#
+        let h = DispatchHarness(json)
+        h.send(.down, 1, 50, 50, at: 0)
+        h.replace(
+            #"{"size": [400, 400], "regions": [{"id": "b", "frame": [200, 200, 10, 10]}, {"id": "a", "frame": [5, 0, 100, 100], "gestures": ["long-press"]}]}"#,
+            at: 100)
+        h.advance(to: 600)
+        h.send(.up, 1, 50, 50, at: 700)
+        #expect(h.log == ["down 1 a", "long-press pressing a", "long-press began a", "up 1 a", "long-press ended a"])
+    }
+}
