@@ -9,6 +9,8 @@ let package = Package(
     name: "touchd",
     products: [
         .executable(name: "touchd", targets: ["touchd"]),
+        .executable(name: "touchctl", targets: ["touchctl"]),
+        .library(name: "TouchClient", targets: ["TouchClient"]),
         .library(name: "TouchCore", targets: ["TouchCore"]),
         .library(name: "TouchFormats", targets: ["TouchFormats"]),
         .library(name: "TouchScene", targets: ["TouchScene"]),
@@ -31,14 +33,30 @@ let package = Package(
         .target(name: "TouchScene", dependencies: ["TouchCore", "TouchJSON", "TouchGestures"]),
         .target(name: "TouchProtocol", dependencies: ["TouchCore", "TouchScene", "TouchGestures"]),
 
-        // System layer.
-        .target(name: "TouchDevice", dependencies: ["TouchCore", "CEvdev", "CUdev"]),
+        // System layer. CShims declares what Glibc's Swift module lacks (epoll, timerfd, signalfd, accept4, ...).
+        .target(name: "CShims"),
+        .target(name: "TouchPosix", dependencies: ["CShims"]),
+        .target(name: "TouchDevice", dependencies: ["TouchCore", "TouchPosix", "CEvdev", "CUdev", "CShims"]),
+        .target(
+            name: "TouchTransport",
+            dependencies: ["TouchCore", "TouchJSON", "TouchScene", "TouchProtocol", "TouchPosix"]),
+        .target(name: "TouchClient", dependencies: ["TouchJSON", "TouchPosix", "CShims"]),
+        .target(
+            name: "TouchDaemon",
+            dependencies: [
+                "TouchCore", "TouchFormats", "TouchJSON", "TouchScene", "TouchProtocol", "TouchTransport",
+                "TouchDevice",
+                "TouchPosix", "CShims",
+            ]),
 
         // Command line.
         .target(
             name: "TouchdCLI",
-            dependencies: ["TouchCore", "TouchFormats", "TouchScene", "TouchProtocol", "TouchDevice"]),
+            dependencies: [
+                "TouchCore", "TouchFormats", "TouchScene", "TouchProtocol", "TouchDevice", "TouchDaemon", "TouchPosix",
+            ]),
         .executableTarget(name: "touchd", dependencies: ["TouchdCLI"]),
+        .executableTarget(name: "touchctl", dependencies: ["TouchClient", "TouchJSON"]),
 
         // Tests.
         .target(name: "TouchTestKit", dependencies: ["TouchCore", "TouchFormats"]),
@@ -51,8 +69,15 @@ let package = Package(
         .testTarget(name: "TouchGesturesTests", dependencies: ["TouchCore", "TouchGestures"]),
         .testTarget(name: "TouchDeviceTests", dependencies: ["TouchCore", "TouchDevice"]),
         .testTarget(
+            name: "TouchTransportTests", dependencies: ["TouchTransport", "TouchJSON", "TouchScene", "TouchCore"]),
+        .testTarget(
+            name: "TouchDaemonTests",
+            dependencies: [
+                "TouchDaemon", "TouchClient", "TouchJSON", "TouchPosix", "TouchTestKit", "TouchdCLI", "TouchFormats",
+            ]),
+        .testTarget(
             name: "TouchdCLITests",
-            dependencies: ["TouchdCLI", "TouchCore", "TouchFormats", "TouchProtocol", "TouchTestKit"]),
+            dependencies: ["TouchdCLI", "TouchCore", "TouchFormats", "TouchProtocol", "TouchTestKit", "TouchPosix"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -19,7 +19,7 @@ public enum PipelineOutput: Equatable, Sendable {
 /// from raw events to positioned finger events.
 public struct TouchPipeline {
     public private(set) var decoder: TouchDecoder
-    public let mapping: CoordinateMapping
+    public var mapping: CoordinateMapping
     private var decoded: [DecoderOutput] = []
 
     public init(decoder: TouchDecoder, mapping: CoordinateMapping) {

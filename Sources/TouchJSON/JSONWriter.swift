@@ -25,6 +25,7 @@ public struct JSONWriter {
 
     public mutating func beginArray(_ key: String) {
         self.key(key)
+        markValue()
         bytes.append(UInt8(ascii: "["))
         needsComma.append(false)
     }
@@ -101,6 +102,7 @@ public struct JSONWriter {
     public mutating func rawField(_ name: String, _ json: [UInt8]) {
         key(name)
         bytes.append(contentsOf: json)
+        markValue()
     }
 
     private mutating func stringValue(_ value: String) {

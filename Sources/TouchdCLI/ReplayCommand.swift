@@ -1,6 +1,7 @@
 import Foundation
 import TouchCore
 import TouchFormats
+import TouchPosix
 import TouchProtocol
 import TouchScene
 

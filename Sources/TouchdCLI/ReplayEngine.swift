@@ -1,6 +1,7 @@
 import TouchCore
 import TouchFormats
 import TouchJSON
+import TouchPosix
 import TouchProtocol
 import TouchScene
 

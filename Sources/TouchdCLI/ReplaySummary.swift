@@ -1,5 +1,6 @@
 import TouchCore
 import TouchFormats
+import TouchPosix
 import TouchScene
 
 /// What a replay saw, for the summary on stderr and for `touchd describe`.

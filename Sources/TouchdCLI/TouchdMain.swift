@@ -1,3 +1,5 @@
+import TouchPosix
+
 /// `touchd COMMAND ...`: hands each subcommand to its own type, as libinput's tool does.
 public enum TouchdMain {
     public static let version = "0.1.0"
@@ -16,6 +18,8 @@ public enum TouchdMain {
         switch command {
         case "replay":
             return ReplayCommand.run(rest, logger: logger)
+        case "run":
+            return RunCommand.run(rest)
         case "--version", "version":
             StandardStreams.write(Array("touchd \(version)\n".utf8), to: 1)
             return 0

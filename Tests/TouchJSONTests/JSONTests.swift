@@ -50,6 +50,24 @@ struct JSONTests {
         #expect(throws: JSONSyntaxError.self) { try JSONParser.parse(deep) }
     }
 
+    @Test("keyed arrays, nested objects and raw values are followed by commas")
+    func nestedSeparators() throws {
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.beginArray("a")
+        writer.element(Int64(1))
+        writer.endArray()
+        writer.key("b")
+        writer.beginObject()
+        writer.field("c", true)
+        writer.endObject()
+        writer.rawField("d", Array("[2]".utf8))
+        writer.field("e", "x")
+        writer.endObject()
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == #"{"a":[1],"b":{"c":true},"d":[2],"e":"x"}"#)
+        #expect(throws: Never.self) { try JSONParser.parse(writer.bytes) }
+    }
+
     @Test("the writer's output parses back to the same values; doubles are fixed-point and deterministic")
     func writerRoundTrip() throws {
         var writer = JSONWriter()

@@ -1,4 +1,5 @@
 import Testing
+import TouchPosix
 import TouchdCLI
 
 @Suite("Argument parser and logger")

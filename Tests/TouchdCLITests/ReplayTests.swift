@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TouchCore
 import TouchFormats
+import TouchPosix
 import TouchTestKit
 import TouchdCLI
 

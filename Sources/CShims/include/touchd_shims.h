@@ -1,0 +1,61 @@
+// Syscalls Glibc's Swift module lacks (epoll, timerfd, signalfd, accept4, SO_PEERCRED, inotify), wrapped with
+// plain C types. The system headers are included only in shims.c, so _GNU_SOURCE never reaches Swift.
+#ifndef TOUCHD_SHIMS_H
+#define TOUCHD_SHIMS_H
+
+#include <stdint.h>
+
+typedef struct {
+    uint32_t events;
+    uint64_t token;
+} touchd_epoll_event;
+
+extern const uint32_t touchd_epoll_in;
+extern const uint32_t touchd_epoll_out;
+extern const uint32_t touchd_epoll_err;
+extern const uint32_t touchd_epoll_hup;
+extern const uint32_t touchd_epoll_rdhup;
+
+/// epoll_create1(EPOLL_CLOEXEC)
+int touchd_epoll_create(void);
+/// epoll_ctl ADD / MOD / DEL; `op` 0 = add, 1 = modify, 2 = delete.
+int touchd_epoll_control(int epfd, int op, int fd, uint32_t events, uint64_t token);
+/// epoll_wait; -1 with errno on error.
+int touchd_epoll_wait(int epfd, touchd_epoll_event *events, int capacity, int timeout_ms);
+
+/// timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC)
+int touchd_timerfd_create(void);
+/// Arms the timer for an absolute CLOCK_MONOTONIC time in microseconds; a time <= 0 disarms it.
+int touchd_timerfd_arm(int fd, int64_t monotonic_us);
+/// Reads the expiration count (clears readiness); 0 when there was none.
+int64_t touchd_timerfd_drain(int fd);
+
+/// Blocks the given signals and returns a signalfd (nonblocking, close-on-exec) for them.
+int touchd_signalfd_create(const int *signals, int count);
+/// Reads one pending signal: its number, 0 when none is pending, -1 on error.
+int touchd_signalfd_read(int fd);
+
+/// accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC)
+int touchd_accept(int fd);
+/// getsockopt(SO_PEERCRED)
+int touchd_peer_credentials(int fd, int32_t *pid, uint32_t *uid, uint32_t *gid);
+/// A listening AF_UNIX stream socket at `path` (nonblocking, close-on-exec), or -1 with errno.
+int touchd_unix_listen(const char *path, int backlog);
+/// A connected AF_UNIX stream socket to `path` (blocking, close-on-exec), or -1 with errno.
+int touchd_unix_connect(const char *path);
+
+/// inotify_init1(IN_NONBLOCK | IN_CLOEXEC)
+int touchd_inotify_create(void);
+/// Watches a directory for files written or moved in; returns the watch descriptor.
+int touchd_inotify_watch_directory(int fd, const char *path);
+/// Reads pending inotify events and copies the names (NUL-separated) into `names`; returns the bytes written,
+/// 0 when nothing is pending, -1 on error.
+int touchd_inotify_read_names(int fd, char *names, int capacity);
+
+/// CLOCK_MONOTONIC in microseconds.
+int64_t touchd_monotonic_us(void);
+
+/// The value of the CLOCK_MONOTONIC id, for libevdev_set_clock_id.
+int touchd_clock_monotonic_id(void);
+
+#endif

@@ -1,0 +1,211 @@
+import Foundation
+import TouchCore
+import TouchJSON
+
+/// touchd's configuration (config/touchd.json, docs/configuration.md). Every field has a default, so an empty
+/// object is a valid configuration; unknown keys are errors.
+public struct Config: Equatable, Sendable {
+    public struct Socket: Equatable, Sendable {
+        public var path = "/run/touchd/touchd.sock"
+        /// File mode of the socket (octal in the file, e.g. "0660").
+        public var mode: UInt32 = 0o660
+        /// Group owning the socket file; nil keeps the daemon's group.
+        public var group: String?
+    }
+
+    public struct Clients: Equatable, Sendable {
+        public var maximum = 32
+        /// Longest request line (a whole scene fits easily).
+        public var maximumLineBytes = 1 << 20
+        /// Per-client queue before coalescing, then disconnection.
+        public var queueBytes = 1 << 20
+        /// Groups whose members may subscribe; empty: anyone who can open the socket.
+        public var subscribeGroups: [String] = []
+        /// Groups whose members may change the scene (root always may).
+        public var sceneGroups: [String] = []
+    }
+
+    /// Which devices a rule applies to; every given field must match.
+    public struct DeviceMatch: Equatable, Sendable {
+        public var name: String?
+        public var node: String?
+        public var vendor: UInt16?
+        public var product: UInt16?
+
+        public func matches(name: String, node: String, vendor: UInt16, product: UInt16) -> Bool {
+            (self.name.map { $0 == name } ?? true) && (self.node.map { $0 == node } ?? true)
+                && (self.vendor.map { $0 == vendor } ?? true) && (self.product.map { $0 == product } ?? true)
+        }
+    }
+
+    public struct DeviceRule: Equatable, Sendable {
+        public var match = DeviceMatch()
+        /// Treat the device as a touchscreen even without udev's tag (a pin), or never (`ignore`).
+        public var use: Bool?
+        public var rotation: Int?
+        public var invertX: Bool?
+        public var invertY: Bool?
+        public var calibration: CalibrationMatrix?
+        public var grab: Bool?
+    }
+
+    public var socket = Socket()
+    /// The scene file; nil starts with an empty scene (every finger unassigned).
+    public var scenePath: String?
+    public var devices: [DeviceRule] = []
+    /// Grab devices (EVIOCGRAB) unless a rule says otherwise.
+    public var grab = false
+    public var clients = Clients()
+    public var dropUnassigned = false
+    public var logLevel = "info"
+
+    public init() {}
+
+    /// The settings for one device: the last matching rule wins for each field.
+    public func rules(name: String, node: String, vendor: UInt16, product: UInt16) -> DeviceRule {
+        var merged = DeviceRule()
+        for rule in devices where rule.match.matches(name: name, node: node, vendor: vendor, product: product) {
+            merged.use = rule.use ?? merged.use
+            merged.rotation = rule.rotation ?? merged.rotation
+            merged.invertX = rule.invertX ?? merged.invertX
+            merged.invertY = rule.invertY ?? merged.invertY
+            merged.calibration = rule.calibration ?? merged.calibration
+            merged.grab = rule.grab ?? merged.grab
+        }
+        return merged
+    }
+}
+
+/// A configuration that cannot be used: `file:line: path: problem`.
+public struct ConfigError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var file: String
+    public var line: Int
+    public var path: String
+    public var message: String
+
+    public var description: String { "\(file):\(line): \(path.isEmpty ? "(document)" : path): \(message)" }
+}
+
+public enum ConfigLoader {
+    public static func load(path: String) throws(ConfigError) -> Config {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ConfigError(
+                file: path, line: 0, path: "",
+                message: FileManager.default.fileExists(atPath: path) ? "cannot read the file" : "no such file")
+        }
+        return try parse([UInt8](data), file: path)
+    }
+
+    public static func parse(_ bytes: [UInt8], file: String) throws(ConfigError) -> Config {
+        let document: JSONValue
+        do {
+            document = try JSONParser.parse(bytes)
+        } catch {
+            throw ConfigError(
+                file: file, line: error.line, path: "",
+                message: "JSON syntax: \(error.message) (column \(error.column))")
+        }
+        do {
+            return try decode(document, file: file)
+        } catch {
+            throw ConfigError(file: file, line: error.line, path: error.path, message: error.message)
+        }
+    }
+
+    static func decode(_ document: JSONValue, file: String) throws(JSONFieldError) -> Config {
+        var config = Config()
+        var reader = try JSONObjectReader(document, path: "")
+        if let socket = reader.raw("socket") {
+            var fields = try JSONObjectReader(socket, path: "socket")
+            if let path = try fields.string("path") {
+                guard path.hasPrefix("/"), path.utf8.count < 108 else {
+                    throw fields.error("path", "expected an absolute path shorter than 108 bytes (sun_path)")
+                }
+                config.socket.path = path
+            }
+            if let mode = try fields.string("mode") {
+                guard let value = UInt32(mode, radix: 8), value <= 0o777 else {
+                    throw fields.error("mode", "expected an octal file mode such as \"0660\"")
+                }
+                config.socket.mode = value
+            }
+            config.socket.group = try fields.string("group")
+            try fields.rejectUnknownKeys()
+        }
+        config.scenePath = try reader.string("scene")
+        config.grab = try reader.bool("grab") ?? false
+        config.dropUnassigned = try reader.bool("dropUnassigned") ?? false
+        if let level = try reader.string("logLevel") {
+            guard ["emerg", "alert", "crit", "err", "error", "warning", "notice", "info", "debug"].contains(level)
+            else {
+                throw reader.error("logLevel", "expected one of err, warning, notice, info, debug")
+            }
+            config.logLevel = level
+        }
+        if let clients = reader.raw("clients") {
+            var fields = try JSONObjectReader(clients, path: "clients")
+            config.clients.maximum = try fields.integer("max", in: 1...10_000) ?? config.clients.maximum
+            config.clients.maximumLineBytes =
+                try fields.integer("maxLineBytes", in: 1024...(64 << 20)) ?? config.clients.maximumLineBytes
+            config.clients.queueBytes =
+                try fields.integer("queueBytes", in: 4096...(256 << 20)) ?? config.clients.queueBytes
+            config.clients.subscribeGroups = try strings(&fields, "subscribeGroups")
+            config.clients.sceneGroups = try strings(&fields, "sceneGroups")
+            try fields.rejectUnknownKeys()
+        }
+        for (index, item) in (try reader.array("devices") ?? []).enumerated() {
+            config.devices.append(try deviceRule(item, path: "devices[\(index)]"))
+        }
+        try reader.rejectUnknownKeys()
+        return config
+    }
+
+    static func deviceRule(_ value: JSONValue, path: String) throws(JSONFieldError) -> Config.DeviceRule {
+        var fields = try JSONObjectReader(value, path: path)
+        var rule = Config.DeviceRule()
+        if let match = fields.raw("match") {
+            var matchFields = try JSONObjectReader(match, path: fields.childPath("match"))
+            rule.match.name = try matchFields.string("name")
+            rule.match.node = try matchFields.string("node")
+            rule.match.vendor = try hex16(&matchFields, "vendor")
+            rule.match.product = try hex16(&matchFields, "product")
+            try matchFields.rejectUnknownKeys()
+        }
+        rule.use = try fields.bool("use")
+        if let rotation = try fields.integer("rotate", in: 0...270) {
+            guard [0, 90, 180, 270].contains(rotation) else {
+                throw fields.error("rotate", "expected 0, 90, 180 or 270")
+            }
+            rule.rotation = rotation
+        }
+        rule.invertX = try fields.bool("invertX")
+        rule.invertY = try fields.bool("invertY")
+        if let matrix = fields.raw("calibration") {
+            guard let numbers = matrix.numbers, numbers.count == 6 else {
+                throw JSONFieldError(
+                    line: matrix.line, path: fields.childPath("calibration"),
+                    message: "expected six numbers [a, b, c, d, e, f]")
+            }
+            rule.calibration = CalibrationMatrix(numbers[0], numbers[1], numbers[2], numbers[3], numbers[4], numbers[5])
+        }
+        rule.grab = try fields.bool("grab")
+        try fields.rejectUnknownKeys()
+        return rule
+    }
+
+    private static func hex16(_ reader: inout JSONObjectReader, _ key: String) throws(JSONFieldError) -> UInt16? {
+        guard let text = try reader.string(key) else { return nil }
+        guard let value = UInt16(text.hasPrefix("0x") ? String(text.dropFirst(2)) : text, radix: 16) else {
+            throw reader.error(key, "expected a 16-bit hex id such as \"0eef\"")
+        }
+        return value
+    }
+
+    private static func strings(_ reader: inout JSONObjectReader, _ key: String) throws(JSONFieldError) -> [String] {
+        guard let items = try reader.array(key) else { return [] }
+        return try items.map { (item: JSONValue) throws(JSONFieldError) -> String in
+            guard case .string(let text, _) = item else { throw reader.error(key, "expected an array of strings") }
+            return text
+        }
+    }
+}

@@ -1,0 +1,294 @@
+import CShims
+import Foundation
+import TouchCore
+import TouchJSON
+import TouchPosix
+import TouchProtocol
+import TouchScene
+import TouchTransport
+
+extension Daemon {
+    func acceptClients() {
+        while true {
+            let fd = touchd_accept(listenFD)
+            if fd < 0 {
+                if errno == EINTR { continue }
+                if errno != EAGAIN && errno != EWOULDBLOCK { logger.warning("accept: \(SystemError("accept"))") }
+                return
+            }
+            admit(fd)
+        }
+    }
+
+    func admit(_ fd: Int32) {
+        guard let credentials = PeerCredentials.of(socket: fd) else {
+            Posix.close(fd)
+            return
+        }
+        let subscribeGroups = Self.groupIDs(config.clients.subscribeGroups)
+        let sceneGroups = Self.groupIDs(config.clients.sceneGroups)
+        let mayConnect = config.clients.subscribeGroups.isEmpty || credentials.isRootOrMember(of: subscribeGroups)
+        func refuse(_ code: String, _ message: String) {
+            let bytes = ServerMessages.goodbye(code: code, message: message)
+            bytes.withUnsafeBytes { _ = try? Posix.write(fd, $0) }
+            Posix.close(fd)
+            logger.notice("refused client pid \(credentials.pid) uid \(credentials.uid): \(message)")
+        }
+        guard mayConnect else {
+            refuse("permission-denied", "uid \(credentials.uid) is not in the groups allowed to connect")
+            return
+        }
+        guard clients.count < config.clients.maximum else {
+            refuse("too-many-clients", "the limit of \(config.clients.maximum) clients is reached")
+            return
+        }
+        let permissions = Permissions(subscribe: true, changeScene: credentials.isRootOrMember(of: sceneGroups))
+        let client = ClientConnection(
+            id: nextClientID, fd: fd, credentials: credentials, permissions: permissions,
+            maximumLineBytes: config.clients.maximumLineBytes, queueBytes: config.clients.queueBytes)
+        nextClientID += 1
+        do {
+            client.loopToken = try loop.register(fd, for: .readable) { [unowned self] readiness in
+                clientReady(client, readiness)
+            }
+        } catch {
+            logger.warning("client \(client.id): \(error)")
+            client.close()
+            return
+        }
+        clients[client.id] = client
+        let devices = sources.keys.sorted().compactMap { sources[$0]?.summary }
+        send(
+            ServerMessages.hello(
+                server: options.serverName + " " + Self.version, protocolVersion: Self.protocolVersion,
+                devices: devices,
+                scene: scene, sceneVersion: sceneVersion, permissions: permissions), to: client, kind: .essential)
+        flush(client)
+        logger.info(
+            "client \(client.id) connected: pid \(credentials.pid) uid \(credentials.uid)\(permissions.changeScene ? " (may change the scene)" : "")"
+        )
+    }
+
+    public static let version = "0.1.0"
+
+    static func groupIDs(_ names: [String]) -> Set<UInt32> {
+        Set(names.compactMap { name in getgrnam(name).map { $0.pointee.gr_gid } ?? UInt32(name) })
+    }
+
+    func clientReady(_ client: ClientConnection, _ readiness: Readiness) {
+        if readiness.contains(.readable) || readiness.contains(.hangup) {
+            switch client.read() {
+            case .closed:
+                disconnect(client, reason: "closed the connection")
+                return
+            case .items(let items):
+                for item in items { handle(item, from: client) }
+            }
+        }
+        guard clients[client.id] != nil else { return }
+        flush(client)
+    }
+
+    func handle(_ item: LineFramer.Item, from client: ClientConnection) {
+        switch item {
+        case .oversized(let length):
+            send(
+                ServerMessages.error(
+                    id: nil,
+                    RequestError(
+                        .lineTooLong,
+                        "a line of \(length) bytes exceeds the limit of \(config.clients.maximumLineBytes)")),
+                to: client, kind: .essential)
+        case .line(let bytes):
+            let (id, result) = RequestDecoder.decode(bytes)
+            switch result {
+            case .failure(let error):
+                send(ServerMessages.error(id: id, error), to: client, kind: .essential)
+            case .success(let request):
+                handle(request, id: id, from: client)
+            }
+        }
+    }
+
+    func handle(_ request: Request, id: JSONValue?, from client: ClientConnection) {
+        if request.changesScene && !client.permissions.changeScene {
+            send(
+                ServerMessages.error(
+                    id: id, RequestError(.permissionDenied, "uid \(client.credentials.uid) may not change the scene")),
+                to: client, kind: .essential)
+            return
+        }
+        switch request {
+        case .ping:
+            send(ServerMessages.ok(id: id) { $0.field("pong", true) }, to: client, kind: .essential)
+        case .subscribe(let subscription):
+            client.subscription = subscription
+            send(ServerMessages.ok(id: id), to: client, kind: .essential)
+            if options.replayWaitsForSubscriber { startReplay() }
+        case .unsubscribe:
+            client.subscription = nil
+            send(ServerMessages.ok(id: id), to: client, kind: .essential)
+        case .devices:
+            let summaries = sources.keys.sorted().compactMap { sources[$0]?.summary }
+            send(
+                ServerMessages.ok(id: id) { writer in
+                    writer.beginArray("devices")
+                    for device in summaries { ServerMessages.writeDevice(device, into: &writer) }
+                    writer.endArray()
+                }, to: client, kind: .essential)
+        case .getScene:
+            let json = SceneEncoder.encode(dispatcher.index.scene)
+            send(ServerMessages.ok(id: id) { $0.rawField("scene", json) }, to: client, kind: .essential)
+        case .setScene(let newScene):
+            install(newScene, source: "client \(client.id)")
+            send(ServerMessages.ok(id: id) { $0.field("version", self.sceneVersion) }, to: client, kind: .essential)
+        case .addRegion(let parent, let region):
+            edit(id: id, client: client) { scene throws(SceneEditor.EditError) in
+                try SceneEditor.addRegion(region, parent: parent, to: scene)
+            }
+        case .updateRegion(let regionID, let fields):
+            edit(id: id, client: client) { scene throws(SceneEditor.EditError) in
+                try SceneEditor.updateRegion(regionID, fields: fields, in: scene)
+            }
+        case .removeRegion(let regionID):
+            edit(id: id, client: client) { scene throws(SceneEditor.EditError) in
+                try SceneEditor.removeRegion(regionID, from: scene)
+            }
+        }
+    }
+
+    private func edit(
+        id: JSONValue?, client: ClientConnection, _ change: (Scene) throws(SceneEditor.EditError) -> Scene
+    ) {
+        do throws(SceneEditor.EditError) {
+            install(try change(dispatcher.index.scene), source: "client \(client.id)")
+            send(ServerMessages.ok(id: id) { $0.field("version", self.sceneVersion) }, to: client, kind: .essential)
+        } catch {
+            let code: RequestError.Code
+            switch error {
+            case .notFound: code = .notFound
+            case .invalid, .forbidden: code = .invalidScene
+            }
+            send(ServerMessages.error(id: id, RequestError(code, error.description)), to: client, kind: .essential)
+        }
+    }
+
+    func send(_ bytes: [UInt8], to client: ClientConnection, kind: OutboundQueue.Kind) {
+        switch client.enqueue(bytes, kind: kind) {
+        case .queued:
+            break
+        case .coalesced(let dropped):
+            logger.debug("client \(client.id) is slow: \(dropped) superseded lines dropped")
+        case .overflow:
+            disconnect(client, reason: "did not read: its queue of \(config.clients.queueBytes) bytes overflowed")
+        }
+    }
+
+    func flush(_ client: ClientConnection) {
+        guard clients[client.id] != nil else { return }
+        guard client.flush() else {
+            disconnect(client, reason: "the connection failed")
+            return
+        }
+        let wantWrites = !client.queue.isEmpty
+        if wantWrites != client.watchingWrites {
+            client.watchingWrites = wantWrites
+            try? loop.modify(client.loopToken, interest: wantWrites ? [.readable, .writable] : .readable)
+        }
+    }
+
+    func flushClients() {
+        for client in Array(clients.values) { flush(client) }
+    }
+
+    func disconnect(_ client: ClientConnection, reason: String) {
+        guard clients.removeValue(forKey: client.id) != nil else { return }
+        loop.deregister(client.loopToken)
+        client.close()
+        logger.info("client \(client.id) disconnected: \(reason)")
+    }
+
+    // MARK: Fan-out
+
+    /// Encodes each event once and queues it for every subscriber whose filter admits it.
+    func broadcast(_ events: [DispatchEvent]) {
+        guard !events.isEmpty, !clients.isEmpty else { return }
+        for event in events {
+            writer.reset()
+            DispatchEventEncoder.encode(event, into: &writer)
+            let kindName: String
+            var region: String?? = .none
+            var device: String?
+            var queueKind = OutboundQueue.Kind.essential
+            switch event {
+            case .touch(let touch):
+                kindName = "touch"
+                region = .some(touch.region)
+                device = touch.device
+                if touch.phase == .move {
+                    queueKind = .move(finger: Self.fingerKey(device: touch.device, finger: touch.finger))
+                }
+            case .gesture(let id, let gesture):
+                kindName = "gesture"
+                region = .some(id)
+                if gesture.event == .changed { queueKind = .gestureChange(key: id + "/" + gesture.name) }
+            case .regionMoved(let id, _, _):
+                kindName = "region"
+                region = .some(id)
+            case .frame(let name, _):
+                kindName = "frame"
+                device = name
+            }
+            let bytes = writer.bytes
+            for client in Array(clients.values) {
+                guard let subscription = client.subscription,
+                    subscription.admits(kind: kindName, region: region, device: device)
+                else { continue }
+                send(bytes, to: client, kind: queueKind)
+            }
+        }
+    }
+
+    /// Sends a notice (device, scene) to subscribers of that kind.
+    func notify(_ bytes: [UInt8], kind: String) {
+        for client in Array(clients.values) {
+            guard let subscription = client.subscription, subscription.admits(kind: kind, region: .none, device: nil)
+            else { continue }
+            send(bytes, to: client, kind: .essential)
+        }
+        flushClients()
+    }
+
+    static func fingerKey(device: String, finger: FingerID) -> UInt64 {
+        var hash: UInt64 = 1469598103934665603
+        for byte in device.utf8 { hash = (hash ^ UInt64(byte)) &* 1099511628211 }
+        return hash << 32 ^ UInt64(finger.rawValue)
+    }
+
+    // MARK: Scene
+
+    func install(_ newScene: Scene, source: String) {
+        let now = EventTime(microseconds: MonotonicClock.nowMicroseconds())
+        let resized = newScene.width != scene.width || newScene.height != scene.height
+        scene = newScene
+        sceneVersion += 1
+        broadcast(dispatcher.replaceScene(newScene, at: now))
+        if resized { for source in sources.values { source.resize(to: (newScene.width, newScene.height)) } }
+        notify(ServerMessages.sceneChanged(newScene, version: sceneVersion, source: source), kind: "scene")
+        logger.notice(
+            "scene version \(sceneVersion) from \(source): \(SceneIndex(scene: newScene).nodes.count) region(s)")
+        rearmTimer()
+    }
+
+    func reloadScene(reason: String) {
+        guard let path = options.scenePath ?? config.scenePath else {
+            logger.info("\(reason): no scene file configured")
+            return
+        }
+        do {
+            install(try Self.loadScene(path), source: "\(path) (\(reason))")
+        } catch {
+            logger.error("\(reason): scene not reloaded, the old one stays in force: \(error)")
+        }
+    }
+}

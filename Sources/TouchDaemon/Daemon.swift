@@ -1,0 +1,252 @@
+import CShims
+import Foundation
+import TouchCore
+import TouchFormats
+import TouchJSON
+import TouchPosix
+import TouchProtocol
+import TouchScene
+import TouchTransport
+
+/// The daemon: one thread, one epoll loop owning the input sources, the gesture timer, signals, the listening
+/// socket and every client. Input goes through the same pipeline and dispatcher as `touchd replay`.
+public final class Daemon {
+    public struct Options: Sendable {
+        public var socketPath: String?
+        public var scenePath: String?
+        /// Play this recording as a device (`touchd run --replay FILE`).
+        public var replayPath: String?
+        public var replayLoop = false
+        public var replaySpeed = 1.0
+        /// Hold the replay until the first client subscribes (tests and demos that must see it all).
+        public var replayWaitsForSubscriber = false
+        /// Look for real touchscreens (off for `--replay` unless asked).
+        public var scanDevices = true
+        public var serverName = "touchd"
+
+        public init() {}
+    }
+
+    public static let protocolVersion = ProtocolVersion.current
+
+    let config: Config
+    let options: Options
+    let logger: Logger
+    let loop: EventLoop
+    var timer: LoopTimer!
+    var signals: SignalSource?
+    var listenFD: Int32 = -1
+    var listenToken: UInt64 = 0
+    let socketPath: String
+    var clients: [Int: ClientConnection] = [:]
+    var nextClientID = 1
+    var scene: Scene
+    var sceneVersion = 1
+    var dispatcher: Dispatcher
+    var sources: [UInt16: InputSource] = [:]
+    var nextDeviceIndex: UInt16 = 0
+    var replay: ReplayFeeder?
+    var replaySource: UInt16?
+    var replayStarted = false
+    var devices: DeviceManager?
+    var sceneWatch: SceneFileWatch?
+    /// Scratch buffers, reused so the per-event path does not allocate.
+    var eventBuffer: [InputEvent] = []
+    var pipelineBuffer: [PipelineOutput] = []
+    var writer = JSONWriter(capacity: 4096)
+    /// Called once the sources are open and the socket listens (sd_notify READY=1 in a later issue).
+    public var onReady: (() -> Void)?
+    public private(set) var stopped = false
+
+    public init(config: Config, options: Options, logger: Logger) throws {
+        self.config = config
+        self.options = options
+        self.logger = logger
+        socketPath = options.socketPath ?? config.socket.path
+        loop = try EventLoop()
+        let scenePath = options.scenePath ?? config.scenePath
+        if let scenePath {
+            scene = try Self.loadScene(scenePath)
+        } else {
+            scene = Scene(width: 1920, height: 1080, regions: [])
+        }
+        dispatcher = Dispatcher(scene: scene, options: Dispatcher.Options(dropUnassigned: config.dropUnassigned))
+        eventBuffer.reserveCapacity(256)
+        pipelineBuffer.reserveCapacity(64)
+    }
+
+    static func loadScene(_ path: String) throws -> Scene {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw SceneError(
+                file: path, line: 0, path: "",
+                message: FileManager.default.fileExists(atPath: path) ? "cannot read the file" : "no such file")
+        }
+        return try SceneLoader.parse([UInt8](data), file: path)
+    }
+
+    /// Opens everything and runs until SIGTERM/SIGINT or `stop()`.
+    public func run() throws {
+        timer = try LoopTimer(loop: loop) { [unowned self] in timerFired() }
+        signals = try SignalSource(loop: loop, signals: [SIGTERM, SIGINT, SIGHUP]) { [unowned self] signal in
+            handleSignal(signal)
+        }
+        try openListener()
+        if let replayPath = options.replayPath { try openReplay(replayPath) }
+        if options.scanDevices {
+            let manager = DeviceManager(config: config, logger: logger)
+            devices = manager
+            try manager.start(loop: loop) { [unowned self] change in deviceChanged(change) }
+        }
+        if let scenePath = options.scenePath ?? config.scenePath {
+            sceneWatch = try? SceneFileWatch(loop: loop, path: scenePath) { [unowned self] in
+                reloadScene(reason: "the scene file changed")
+            }
+        }
+        logger.notice(
+            "listening on \(socketPath); \(sources.count) device(s); scene \(scene.width)x\(scene.height) with \(SceneIndex(scene: scene).nodes.count) region(s)"
+        )
+        onReady?()
+        try loop.run()
+        shutdown()
+    }
+
+    public func stop() { loop.stop() }
+
+    func handleSignal(_ signal: Int32) {
+        switch signal {
+        case SIGHUP:
+            reloadScene(reason: "SIGHUP")
+        default:
+            logger.notice("stopping on signal \(signal)")
+            stop()
+        }
+    }
+
+    // MARK: Socket
+
+    func openListener() throws {
+        let directory = (socketPath as NSString).deletingLastPathComponent
+        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        if FileManager.default.fileExists(atPath: socketPath) {
+            // A socket file from an earlier run: reclaim it unless a daemon still answers there.
+            let probe = touchd_unix_connect(socketPath)
+            if probe >= 0 {
+                Posix.close(probe)
+                throw SystemError("bind", errno: EADDRINUSE, subject: "\(socketPath) (another touchd is listening)")
+            }
+            unlink(socketPath)
+        }
+        listenFD = touchd_unix_listen(socketPath, 64)
+        guard listenFD >= 0 else { throw SystemError("bind/listen", subject: socketPath) }
+        if let group = config.socket.group {
+            guard let entry = getgrnam(group) else {
+                throw SystemError("getgrnam", errno: ENOENT, subject: "socket group '\(group)'")
+            }
+            guard chown(socketPath, UInt32.max, entry.pointee.gr_gid) == 0 else {
+                throw SystemError("chown", subject: socketPath)
+            }
+        }
+        guard chmod(socketPath, mode_t(config.socket.mode)) == 0 else {
+            throw SystemError("chmod", subject: socketPath)
+        }
+        listenToken = try loop.register(listenFD, for: .readable) { [unowned self] _ in acceptClients() }
+    }
+
+    func shutdown() {
+        stopped = true
+        let now = EventTime(microseconds: MonotonicClock.nowMicroseconds())
+        for index in sources.keys.sorted() { cancelTouches(of: index, at: now) }
+        flushClients()
+        for client in clients.values {
+            _ = client.enqueue(
+                ServerMessages.goodbye(code: "shutdown", message: "touchd is stopping"), kind: .essential)
+            _ = client.flush()
+            loop.deregister(client.loopToken)
+            client.close()
+        }
+        clients.removeAll()
+        loop.deregister(listenToken)
+        Posix.close(listenFD)
+        unlink(socketPath)
+        for source in sources.values { source.evdev?.close() }
+        devices?.stop()
+        logger.notice("stopped")
+    }
+
+    // MARK: Timer
+
+    /// One timerfd serves gesture timers and replay pacing: it is armed for the earlier of the two.
+    func rearmTimer() {
+        var next = dispatcher.nextDeadline?.microseconds
+        if replayStarted, let due = replay?.nextDue { next = min(next ?? due, due) }
+        timer.arm(at: next)
+    }
+
+    func timerFired() {
+        let now = MonotonicClock.nowMicroseconds()
+        if replayStarted, var feeder = replay, let index = replaySource {
+            eventBuffer.removeAll(keepingCapacity: true)
+            feeder.due(upTo: now, into: &eventBuffer)
+            replay = feeder
+            if !eventBuffer.isEmpty { process(eventBuffer, from: index) }
+        }
+        broadcast(dispatcher.advance(to: EventTime(microseconds: now)))
+        flushClients()
+        rearmTimer()
+    }
+
+    // MARK: Input
+
+    func openReplay(_ path: String) throws {
+        let recording = try RecordingLoader.load(path: path)
+        let index = nextDeviceIndex
+        nextDeviceIndex += 1
+        let source = try InputSource(
+            tag: DeviceTag(index: index, name: "replay\(index)"), node: path, description: recording.description,
+            mappingSettings: CoordinateMapping.Settings(), sceneSize: (scene.width, scene.height))
+        sources[index] = source
+        replay = ReplayFeeder(recording: recording, speed: options.replaySpeed, loop: options.replayLoop)
+        replaySource = index
+        logger.info(
+            "replaying \(path) as \(source.tag.name): \(recording.events.count) events\(options.replayLoop ? ", looping" : "")"
+        )
+        if !options.replayWaitsForSubscriber { startReplay() }
+    }
+
+    func startReplay() {
+        guard !replayStarted, replay != nil else { return }
+        replayStarted = true
+        replay?.start(at: MonotonicClock.nowMicroseconds())
+        rearmTimer()
+    }
+
+    /// Runs events of one source through its pipeline and the dispatcher, and sends the results out.
+    func process(_ events: [InputEvent], from index: UInt16) {
+        guard let source = sources[index] else { return }
+        for event in events {
+            source.pipeline.process(event, into: &pipelineBuffer)
+            guard !pipelineBuffer.isEmpty else { continue }
+            for output in pipelineBuffer { broadcast(dispatcher.handle(output, device: source.tag)) }
+            pipelineBuffer.removeAll(keepingCapacity: true)
+        }
+        flushClients()
+        rearmTimer()
+    }
+
+    func resync(_ index: UInt16, to snapshot: DeviceSnapshot) {
+        guard let source = sources[index] else { return }
+        let now = EventTime(microseconds: MonotonicClock.nowMicroseconds())
+        source.pipeline.resync(to: snapshot, at: now, into: &pipelineBuffer)
+        for output in pipelineBuffer { broadcast(dispatcher.handle(output, device: source.tag)) }
+        pipelineBuffer.removeAll(keepingCapacity: true)
+        logger.warning(
+            "\(source.tag.name): events dropped by the kernel (SYN_DROPPED); resynchronised from the device state")
+    }
+
+    func cancelTouches(of index: UInt16, at time: EventTime) {
+        guard let source = sources[index] else { return }
+        source.pipeline.cancelAll(at: time, into: &pipelineBuffer)
+        for output in pipelineBuffer { broadcast(dispatcher.handle(output, device: source.tag)) }
+        pipelineBuffer.removeAll(keepingCapacity: true)
+    }
+}

@@ -1,0 +1,113 @@
+import TouchCore
+import TouchDevice
+import TouchPosix
+
+/// Finds touchscreens (udev enumeration at start, a udev monitor afterwards), opens them with libevdev and tells
+/// the daemon. Devices udev has not tagged are judged by their capabilities; the configuration can pin or
+/// ignore any device by name, node or vendor/product.
+final class DeviceManager {
+    enum Change {
+        case opened(EvdevDevice, settings: CoordinateMapping.Settings, verdict: TouchscreenVerdict)
+        case removed(node: String)
+    }
+
+    let config: Config
+    let logger: Logger
+    private var udev: Udev?
+    private var monitor: Udev.Monitor?
+    private var monitorToken: UInt64?
+    private var open: Set<String> = []
+
+    init(config: Config, logger: Logger) {
+        self.config = config
+        self.logger = logger
+    }
+
+    func start(loop: EventLoop, onChange: @escaping (Change) -> Void) throws {
+        let udev = try Udev()
+        self.udev = udev
+        do {
+            let monitor = try Udev.Monitor(udev: udev)
+            self.monitor = monitor
+            monitorToken = try loop.register(monitor.fd, for: .readable) { [unowned self] _ in
+                for change in monitor.changes() {
+                    switch change {
+                    case .added(let device): consider(device, onChange: onChange)
+                    case .removed(let node):
+                        if open.remove(node) != nil { onChange(.removed(node: node)) }
+                    }
+                }
+            }
+        } catch {
+            logger.warning("no hotplug: \(error); devices present at start are still used")
+        }
+        if !Udev.udevdRunning {
+            logger.notice("udevd is not running: touchscreens are recognised by their capabilities")
+        }
+        for device in udev.inputDevices() { consider(device, onChange: onChange) }
+    }
+
+    func stop() {
+        monitor = nil
+        udev = nil
+    }
+
+    /// A removal noticed by a read error rather than by udev.
+    func forget(_ node: String) { open.remove(node) }
+
+    private func consider(_ info: UdevInputDevice, onChange: (Change) -> Void) {
+        guard !open.contains(info.node) else { return }
+        let device: EvdevDevice
+        do {
+            device = try EvdevDevice(node: info.node)
+        } catch {
+            logger.debug("\(info.node): \(error)")
+            return
+        }
+        let description = device.description
+        let rule = config.rules(
+            name: description.name, node: info.node, vendor: description.id.vendor, product: description.id.product)
+        let verdict = TouchscreenClassifier.classify(description, udevProperties: info.properties, pinned: rule.use)
+        guard verdict.isTouchscreen else {
+            logger.debug("\(info.node) \"\(description.name)\": not a touchscreen (\(verdict.explanation))")
+            return
+        }
+        if rule.grab ?? config.grab {
+            do {
+                try device.grab()
+            } catch {
+                logger.warning("\(info.node): cannot grab: \(error); reading it shared")
+            }
+        }
+        var settings = CoordinateMapping.Settings()
+        settings.rotation = rule.rotation ?? 0
+        settings.invertX = rule.invertX ?? false
+        settings.invertY = rule.invertY ?? false
+        if let calibration = rule.calibration {
+            settings.calibration = calibration
+        } else if let text = info.properties["LIBINPUT_CALIBRATION_MATRIX"] {
+            if let matrix = CalibrationMatrix(udevProperty: text) {
+                settings.calibration = matrix
+            } else {
+                logger.warning("\(info.node): LIBINPUT_CALIBRATION_MATRIX '\(text)' is not six numbers; ignored")
+            }
+        }
+        open.insert(info.node)
+        logger.notice(
+            "\(info.node) \"\(description.name)\": touchscreen (\(verdict.explanation))\(device.grabbed ? ", grabbed" : "")"
+        )
+        onChange(.opened(device, settings: settings, verdict: verdict))
+    }
+}
+
+extension EvdevDevice: EvdevReading {
+    func readEvents(into events: inout [InputEvent]) -> (resync: DeviceSnapshot?, gone: Bool) {
+        switch read(into: &events) {
+        case .events: (nil, false)
+        case .resync(let snapshot): (snapshot, false)
+        case .gone: (nil, true)
+        }
+    }
+
+    func close() {}
+}

@@ -1,0 +1,156 @@
+import CShims
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What a registered descriptor is ready for.
+public struct Readiness: OptionSet, Sendable {
+    public let rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+    public static let readable = Readiness(rawValue: 1)
+    public static let writable = Readiness(rawValue: 2)
+    /// The peer hung up or the descriptor failed.
+    public static let hangup = Readiness(rawValue: 4)
+
+    var epollEvents: UInt32 {
+        var events: UInt32 = touchd_epoll_rdhup
+        if contains(.readable) { events |= touchd_epoll_in }
+        if contains(.writable) { events |= touchd_epoll_out }
+        return events
+    }
+
+    init(epoll events: UInt32) {
+        var set: Readiness = []
+        if events & touchd_epoll_in != 0 { set.insert(.readable) }
+        if events & touchd_epoll_out != 0 { set.insert(.writable) }
+        if events & (touchd_epoll_hup | touchd_epoll_err | touchd_epoll_rdhup) != 0 { set.insert(.hangup) }
+        self = set
+    }
+}
+
+/// One thread, one epoll: descriptors with handlers. The loop only dispatches; handlers do the work and never
+/// block. With nothing ready and no timer armed, `epoll_wait` sleeps: no polling.
+public final class EventLoop {
+    public typealias Handler = (Readiness) -> Void
+
+    private let epollFD: Int32
+    private var handlers: [UInt64: (fd: Int32, handler: Handler)] = [:]
+    private var nextToken: UInt64 = 1
+    public private(set) var isRunning = false
+    private var stopRequested = false
+    /// Wake-ups that dispatched at least one handler (for the idle measurement of issue 6).
+    public private(set) var wakeups = 0
+
+    public init() throws(SystemError) {
+        epollFD = touchd_epoll_create()
+        guard epollFD >= 0 else { throw SystemError("epoll_create1") }
+    }
+
+    deinit { Posix.close(epollFD) }
+
+    /// Watches `fd`; returns the token to modify or remove it with.
+    @discardableResult
+    public func register(_ fd: Int32, for interest: Readiness, handler: @escaping Handler) throws(SystemError) -> UInt64
+    {
+        let token = nextToken
+        nextToken += 1
+        guard touchd_epoll_control(epollFD, 0, fd, interest.epollEvents, token) == 0 else {
+            throw SystemError("epoll_ctl ADD", subject: "fd \(fd)")
+        }
+        handlers[token] = (fd, handler)
+        return token
+    }
+
+    public func modify(_ token: UInt64, interest: Readiness) throws(SystemError) {
+        guard let entry = handlers[token] else { return }
+        guard touchd_epoll_control(epollFD, 1, entry.fd, interest.epollEvents, token) == 0 else {
+            throw SystemError("epoll_ctl MOD", subject: "fd \(entry.fd)")
+        }
+    }
+
+    /// Stops watching; the caller still owns (and closes) the descriptor.
+    public func deregister(_ token: UInt64) {
+        guard let entry = handlers.removeValue(forKey: token) else { return }
+        _ = touchd_epoll_control(epollFD, 2, entry.fd, 0, token)
+    }
+
+    /// Dispatches until `stop()` is called from a handler.
+    public func run() throws(SystemError) {
+        isRunning = true
+        stopRequested = false
+        defer { isRunning = false }
+        while !stopRequested { try runOnce(timeoutMilliseconds: -1) }
+    }
+
+    public func stop() { stopRequested = true }
+
+    /// Waits once (up to the timeout; -1 forever, 0 not at all) and dispatches what is ready.
+    /// - Returns: how many descriptors were ready.
+    @discardableResult
+    public func runOnce(timeoutMilliseconds: Int32) throws(SystemError) -> Int {
+        var events = [touchd_epoll_event](repeating: touchd_epoll_event(), count: 64)
+        let count = events.withUnsafeMutableBufferPointer {
+            touchd_epoll_wait(epollFD, $0.baseAddress, 64, timeoutMilliseconds)
+        }
+        if count < 0 {
+            if errno == EINTR { return 0 }
+            throw SystemError("epoll_wait")
+        }
+        if count > 0 { wakeups += 1 }
+        for event in events.prefix(Int(count)) {
+            // A handler earlier in this batch may have removed this one.
+            guard let entry = handlers[event.token] else { continue }
+            entry.handler(Readiness(epoll: event.events))
+        }
+        return Int(count)
+    }
+}
+
+/// A CLOCK_MONOTONIC timerfd registered in a loop: one deadline at a time, re-armed by its owner.
+public final class LoopTimer {
+    private let fd: Int32
+    private var token: UInt64 = 0
+    public private(set) var deadline: Int64?
+
+    public init(loop: EventLoop, fired: @escaping () -> Void) throws(SystemError) {
+        fd = touchd_timerfd_create()
+        guard fd >= 0 else { throw SystemError("timerfd_create") }
+        let descriptor = fd
+        token = try loop.register(fd, for: .readable) { [weak self] _ in
+            _ = touchd_timerfd_drain(descriptor)
+            self?.deadline = nil
+            fired()
+        }
+    }
+
+    deinit { Posix.close(fd) }
+
+    /// Arms for an absolute monotonic time in microseconds (past times fire at once); nil disarms.
+    public func arm(at monotonicMicroseconds: Int64?) {
+        guard monotonicMicroseconds != deadline else { return }
+        deadline = monotonicMicroseconds
+        _ = touchd_timerfd_arm(fd, monotonicMicroseconds.map { max($0, 1) } ?? 0)
+    }
+}
+
+/// Signals delivered through a signalfd in the loop instead of asynchronous handlers.
+public final class SignalSource {
+    private let fd: Int32
+
+    public init(loop: EventLoop, signals: [Int32], handler: @escaping (Int32) -> Void) throws(SystemError) {
+        fd = signals.withUnsafeBufferPointer { touchd_signalfd_create($0.baseAddress, Int32($0.count)) }
+        guard fd >= 0 else { throw SystemError("signalfd") }
+        let descriptor = fd
+        try loop.register(fd, for: .readable) { _ in
+            while true {
+                let signal = touchd_signalfd_read(descriptor)
+                guard signal > 0 else { break }
+                handler(signal)
+            }
+        }
+    }
+
+    deinit { Posix.close(fd) }
+}

@@ -1,0 +1,67 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A failed system call: which call, on what, and errno.
+public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var call: String
+    public var errno: Int32
+    public var subject: String?
+
+    public init(_ call: String, errno: Int32 = Glibc.errno, subject: String? = nil) {
+        self.call = call
+        self.errno = errno
+        self.subject = subject
+    }
+
+    public var description: String {
+        let reason = String(cString: strerror(errno))
+        return subject.map { "\(call) \($0): \(reason)" } ?? "\(call): \(reason)"
+    }
+
+    public var isWouldBlock: Bool { errno == EAGAIN || errno == EWOULDBLOCK }
+}
+
+/// Thin wrappers over the calls touchd makes, retrying EINTR (swift-system's pattern, in small).
+public enum Posix {
+    public enum IOResult: Equatable, Sendable {
+        case bytes(Int)
+        case wouldBlock
+        /// The peer closed (read returned 0).
+        case endOfFile
+    }
+
+    public static func read(_ fd: Int32, into buffer: inout [UInt8], count: Int) throws(SystemError) -> IOResult {
+        if buffer.count < count { buffer = [UInt8](repeating: 0, count: count) }
+        while true {
+            let got = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, count) }
+            if got > 0 { return .bytes(got) }
+            if got == 0 { return .endOfFile }
+            if errno == EINTR { continue }
+            if errno == EAGAIN || errno == EWOULDBLOCK { return .wouldBlock }
+            throw SystemError("read")
+        }
+    }
+
+    /// Writes as much as the kernel takes now; `.bytes(n)` may be short.
+    public static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(SystemError) -> IOResult {
+        guard bytes.count > 0 else { return .bytes(0) }
+        while true {
+            let written = Glibc.send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
+            if written >= 0 { return .bytes(written) }
+            if errno == EINTR { continue }
+            if errno == EAGAIN || errno == EWOULDBLOCK { return .wouldBlock }
+            throw SystemError("send")
+        }
+    }
+
+    public static func close(_ fd: Int32) {
+        // EINTR on close still closes the descriptor on Linux: never retry.
+        _ = Glibc.close(fd)
+    }
+
+    public static func setNonBlocking(_ fd: Int32) throws(SystemError) {
+        let flags = fcntl(fd, F_GETFL)
+        guard flags >= 0, fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0 else { throw SystemError("fcntl") }
+    }
+}

@@ -1,0 +1,162 @@
+import TouchJSON
+import TouchScene
+
+/// What a client asks (docs/protocol.md, "Requests"). Every request may carry an `id`, echoed in its reply.
+public enum Request: Equatable, Sendable {
+    case ping
+    case subscribe(Subscription)
+    case unsubscribe
+    case devices
+    case getScene
+    case setScene(Scene)
+    case addRegion(parent: String?, region: JSONValue)
+    case updateRegion(id: String, fields: JSONValue)
+    case removeRegion(id: String)
+
+    /// Whether the request changes the scene (needs the scene permission).
+    public var changesScene: Bool {
+        switch self {
+        case .setScene, .addRegion, .updateRegion, .removeRegion: true
+        default: false
+        }
+    }
+}
+
+/// Which events a subscribed client receives; empty sets mean "all".
+public struct Subscription: Equatable, Sendable {
+    /// Event kinds: `touch`, `gesture`, `frame`, `region`, `device`, `scene`.
+    public var kinds: Set<String> = []
+    public var regions: Set<String> = []
+    public var devices: Set<String> = []
+    /// Include fingers that hit no region (`"region": null`) when filtering by regions.
+    public var unassigned = false
+
+    public init(kinds: Set<String> = [], regions: Set<String> = [], devices: Set<String> = [], unassigned: Bool = false)
+    {
+        self.kinds = kinds
+        self.regions = regions
+        self.devices = devices
+        self.unassigned = unassigned
+    }
+
+    public static let knownKinds: Set<String> = ["touch", "gesture", "frame", "region", "device", "scene"]
+}
+
+/// A request that could not be understood, with a code the client can act on.
+public struct RequestError: Error, Equatable, Sendable, CustomStringConvertible {
+    public enum Code: String, Sendable {
+        case badJSON = "bad-json"
+        case badRequest = "bad-request"
+        case unknownOp = "unknown-op"
+        case invalidScene = "invalid-scene"
+        case notFound = "not-found"
+        case permissionDenied = "permission-denied"
+        case lineTooLong = "line-too-long"
+        case notSubscribed = "not-subscribed"
+    }
+
+    public var code: Code
+    public var message: String
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { "\(code.rawValue): \(message)" }
+}
+
+public enum RequestDecoder {
+    /// Decodes one line: the request and its id (a string or number, echoed verbatim), or the error with the id
+    /// when one could be read.
+    public static func decode(_ line: [UInt8]) -> (id: JSONValue?, result: Result<Request, RequestError>) {
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(line)
+        } catch {
+            return (
+                nil, .failure(RequestError(.badJSON, "line \(error.line), column \(error.column): \(error.message)"))
+            )
+        }
+        let id = value["id"]
+        if case .string(let op, _)? = value["op"], !knownOps.contains(op) {
+            return (
+                id,
+                .failure(
+                    RequestError(
+                        .unknownOp, "unknown op '\(op)'; expected " + knownOps.sorted().joined(separator: ", ")))
+            )
+        }
+        do throws(JSONFieldError) {
+            return (id, .success(try request(from: value)))
+        } catch {
+            return (
+                id,
+                .failure(RequestError(.badRequest, "\(error.path.isEmpty ? "" : error.path + ": ")\(error.message)"))
+            )
+        }
+    }
+
+    public static let knownOps: Set<String> = [
+        "ping", "subscribe", "unsubscribe", "devices", "get-scene", "set-scene", "add-region", "update-region",
+        "remove-region",
+    ]
+
+    static func request(from value: JSONValue) throws(JSONFieldError) -> Request {
+        var reader = try JSONObjectReader(value, path: "")
+        _ = reader.raw("id")
+        let op = try reader.requiredString("op")
+        let request: Request
+        switch op {
+        case "ping": request = .ping
+        case "unsubscribe": request = .unsubscribe
+        case "devices": request = .devices
+        case "get-scene": request = .getScene
+        case "subscribe":
+            var subscription = Subscription()
+            subscription.kinds = try strings(&reader, "events")
+            for kind in subscription.kinds where !Subscription.knownKinds.contains(kind) {
+                throw reader.error(
+                    "events",
+                    "unknown event kind '\(kind)'; expected " + Subscription.knownKinds.sorted().joined(separator: ", ")
+                )
+            }
+            subscription.regions = try strings(&reader, "regions")
+            subscription.devices = try strings(&reader, "devices")
+            subscription.unassigned = try reader.bool("unassigned") ?? false
+            request = .subscribe(subscription)
+        case "set-scene":
+            guard let scene = reader.raw("scene") else { throw reader.error(nil, "missing required key 'scene'") }
+            do {
+                request = .setScene(try SceneLoader.decodeScene(scene))
+            } catch {
+                throw JSONFieldError(
+                    line: error.line, path: "scene" + (error.path.isEmpty ? "" : "." + error.path),
+                    message: error.message)
+            }
+        case "add-region":
+            guard let region = reader.raw("region") else { throw reader.error(nil, "missing required key 'region'") }
+            request = .addRegion(parent: try reader.string("parent"), region: region)
+        case "update-region":
+            let id = try reader.requiredString("region")
+            guard let fields = reader.raw("set") else { throw reader.error(nil, "missing required key 'set'") }
+            request = .updateRegion(id: id, fields: fields)
+        case "remove-region":
+            request = .removeRegion(id: try reader.requiredString("region"))
+        default:
+            throw JSONFieldError(line: value.line, path: "op", message: "unknown op '\(op)'")
+        }
+        try reader.rejectUnknownKeys()
+        return request
+    }
+
+    private static func strings(_ reader: inout JSONObjectReader, _ key: String) throws(JSONFieldError) -> Set<String> {
+        guard let items = try reader.array(key) else { return [] }
+        var result: Set<String> = []
+        for item in items {
+            guard case .string(let text, _) = item else { throw reader.error(key, "expected an array of strings") }
+            result.insert(text)
+        }
+        return result
+    }
+}

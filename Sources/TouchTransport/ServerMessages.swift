@@ -1,0 +1,164 @@
+import TouchJSON
+import TouchScene
+
+/// Builds the server's own lines (docs/protocol.md): hello, replies, notices.
+public enum ServerMessages {
+    public struct DeviceSummary: Equatable, Sendable {
+        public var key: String
+        public var name: String
+        public var node: String
+        public var slots: Int
+        public var touchProtocol: String
+
+        public init(key: String, name: String, node: String, slots: Int, touchProtocol: String) {
+            self.key = key
+            self.name = name
+            self.node = node
+            self.slots = slots
+            self.touchProtocol = touchProtocol
+        }
+    }
+
+    public static func hello(
+        server: String, protocolVersion: Int, devices: [DeviceSummary], scene: Scene, sceneVersion: Int,
+        permissions: Permissions
+    ) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.field("type", "hello")
+        writer.field("protocol", protocolVersion)
+        writer.field("server", server)
+        writer.beginArray("devices")
+        for device in devices { writeDevice(device, into: &writer) }
+        writer.endArray()
+        writer.key("scene")
+        writeSceneSummary(scene, version: sceneVersion, into: &writer)
+        writer.key("permissions")
+        writer.beginObject()
+        writer.field("subscribe", permissions.subscribe)
+        writer.field("scene", permissions.changeScene)
+        writer.endObject()
+        writer.endObject()
+        writer.newline()
+        return writer.bytes
+    }
+
+    /// `{"type":"reply","id":…,"ok":true, extra…}`
+    public static func ok(id: JSONValue?, _ extra: (inout JSONWriter) -> Void = { _ in }) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.field("type", "reply")
+        writeID(id, into: &writer)
+        writer.field("ok", true)
+        extra(&writer)
+        writer.endObject()
+        writer.newline()
+        return writer.bytes
+    }
+
+    public static func error(id: JSONValue?, _ error: RequestError) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.field("type", "reply")
+        writeID(id, into: &writer)
+        writer.field("ok", false)
+        writer.key("error")
+        writer.beginObject()
+        writer.field("code", error.code.rawValue)
+        writer.field("message", error.message)
+        writer.endObject()
+        writer.endObject()
+        writer.newline()
+        return writer.bytes
+    }
+
+    /// The last line a client gets before touchd closes its connection.
+    public static func goodbye(code: String, message: String) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.field("type", "goodbye")
+        writer.field("code", code)
+        writer.field("message", message)
+        writer.endObject()
+        writer.newline()
+        return writer.bytes
+    }
+
+    public static func deviceAdded(_ device: DeviceSummary) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.field("type", "device-added")
+        writer.key("device")
+        writeDevice(device, into: &writer)
+        writer.endObject()
+        writer.newline()
+        return writer.bytes
+    }
+
+    public static func deviceRemoved(key: String) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.field("type", "device-removed")
+        writer.field("device", key)
+        writer.endObject()
+        writer.newline()
+        return writer.bytes
+    }
+
+    public static func sceneChanged(_ scene: Scene, version: Int, source: String) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.field("type", "scene-changed")
+        writer.field("source", source)
+        writer.key("scene")
+        writeSceneSummary(scene, version: version, into: &writer)
+        writer.endObject()
+        writer.newline()
+        return writer.bytes
+    }
+
+    public static func writeDevice(_ device: DeviceSummary, into writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.field("device", device.key)
+        writer.field("name", device.name)
+        writer.field("node", device.node)
+        writer.field("slots", device.slots)
+        writer.field("protocol", device.touchProtocol)
+        writer.endObject()
+    }
+
+    static func writeSceneSummary(_ scene: Scene, version: Int, into writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.field("version", version)
+        writer.field("width", scene.width)
+        writer.field("height", scene.height)
+        writer.field("regions", SceneIndex(scene: scene).nodes.count)
+        writer.endObject()
+    }
+
+    static func writeID(_ id: JSONValue?, into writer: inout JSONWriter) {
+        switch id {
+        case .string(let text, _)?: writer.field("id", text)
+        case .number(let number, _)?:
+            if number.rounded() == number, let integer = Int64(exactly: number) {
+                writer.field("id", integer)
+            } else {
+                writer.field("id", number, decimals: 6)
+            }
+        default: break
+        }
+    }
+}
+
+extension Subscription {
+    /// Whether an event of `kind` for `region` from `device` goes to this subscriber.
+    public func admits(kind: String, region: String??, device: String?) -> Bool {
+        if !kinds.isEmpty && !kinds.contains(kind) { return false }
+        if let device, !devices.isEmpty && !devices.contains(device) { return false }
+        if let region, !regions.isEmpty {
+            guard let id = region else { return unassigned }
+            return regions.contains(id)
+        }
+        return true
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import TouchDaemon
+import TouchPosix
+
+/// `touchd run`: the daemon.
+public enum RunCommand {
+    public static let parser = ArgumentParser([
+        .value("config", short: "c", "FILE", help: "configuration (default /etc/touchd/touchd.json if it exists)"),
+        .value("socket", "PATH", help: "listen here instead of the configured socket path"),
+        .value("scene", "FILE", help: "scene file instead of the configured one"),
+        .value("replay", "FILE", help: "play a recording as a device, at recorded speed"),
+        .flag("loop", help: "with --replay: start again at the end"),
+        .value("speed", "FACTOR", help: "with --replay: play this many times faster (default 1)"),
+        .flag("replay-waits", help: "with --replay: start when the first client subscribes"),
+        .flag("devices", help: "with --replay: also open real touchscreens"),
+        .value("log-level", "LEVEL", help: "err, warning, notice, info or debug"),
+    ])
+
+    public static let usage =
+        "usage: touchd run [options]\n\nRuns the daemon: touchscreens (or --replay) in, the socket protocol out.\n\n"
+    public static let defaultConfigPath = "/etc/touchd/touchd.json"
+
+    public static func run(_ arguments: [String]) -> Int32 {
+        var logger = Logger(threshold: .info, style: StderrLogHandler.preferredStyle, handler: StderrLogHandler())
+        do {
+            let parsed = try parser.parse(arguments)
+            if parsed.has("help") {
+                StandardStreams.write(Array((usage + parser.helpText + "\n").utf8), to: 1)
+                return 0
+            }
+            if let extra = parsed.positionals.first { throw ArgumentError.unexpectedArgument(extra) }
+            let configPath =
+                parsed["config"]
+                ?? (FileManager.default.fileExists(atPath: defaultConfigPath) ? defaultConfigPath : nil)
+            let config = try configPath.map { path throws in try ConfigLoader.load(path: path) } ?? Config()
+            let levelName = parsed["log-level"] ?? config.logLevel
+            guard let level = LogLevel(name: levelName) else {
+                throw ArgumentError.invalidValue(
+                    option: "log-level", value: levelName, expected: "err, warning, notice, info or debug")
+            }
+            logger.threshold = level
+            var options = Daemon.Options()
+            options.socketPath = parsed["socket"]
+            options.scenePath = parsed["scene"]
+            options.replayPath = parsed["replay"]
+            options.replayLoop = parsed.has("loop")
+            options.replayWaitsForSubscriber = parsed.has("replay-waits")
+            options.replaySpeed =
+                try parsed.value("speed", expected: "a positive number") { Double($0).flatMap { $0 > 0 ? $0 : nil } }
+                ?? 1
+            options.scanDevices = options.replayPath == nil || parsed.has("devices")
+            let daemon = try Daemon(config: config, options: options, logger: logger)
+            try daemon.run()
+            return 0
+        } catch let error as ArgumentError {
+            logger.error("run: \(error)")
+            StderrLogHandler().write(usage + parser.helpText)
+            return 2
+        } catch {
+            logger.error("\(error)")
+            return 1
+        }
+    }
+}
