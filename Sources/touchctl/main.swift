@@ -1,1 +1,235 @@
-print("touchctl")
+import Foundation
+import TouchClient
+import TouchJSON
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// touchctl: talk to touchd over its socket.
+///
+///     touchctl [--socket PATH] monitor [--raw] [--events touch,gesture] [--regions a,b] [--count N]
+///     touchctl [--socket PATH] ping | devices
+///     touchctl [--socket PATH] scene get | scene set FILE
+///     touchctl [--socket PATH] region update ID key=value... | region add [--parent ID] JSON | region remove ID
+let usage = """
+    usage: touchctl [--socket PATH] COMMAND
+
+    commands:
+      monitor [--raw] [--events K,K] [--regions ID,ID] [--devices D,D] [--count N]
+                           print events as they come (text, or the raw NDJSON lines)
+      ping                 check the daemon answers
+      devices              list the devices touchd reads
+      scene get            print the scene in force (JSON)
+      scene set FILE       replace the scene with FILE
+      region update ID key=value ...
+                           change fields of a region (values are JSON; bare words are strings)
+      region add [--parent ID] JSON
+                           add a region (JSON object) at the top or inside a parent
+      region remove ID     remove a region and its children
+
+    The socket is $TOUCHD_SOCKET, or /run/touchd/touchd.sock.
+    """
+
+func fail(_ message: String, status: Int32 = 1) -> Never {
+    FileHandle.standardError.write(Data(("touchctl: " + message + "\n").utf8))
+    exit(status)
+}
+
+func out(_ text: String) {
+    FileHandle.standardOutput.write(Data((text + "\n").utf8))
+}
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+let socketPath: String = {
+    guard let index = arguments.firstIndex(of: "--socket") else {
+        return ProcessInfo.processInfo.environment["TOUCHD_SOCKET"] ?? TouchClient.defaultSocketPath
+    }
+    guard index + 1 < arguments.count else { fail("--socket needs a path", status: 2) }
+    let path = arguments[index + 1]
+    arguments.removeSubrange(index...(index + 1))
+    return path
+}()
+guard let command = arguments.first else { fail(usage, status: 2) }
+if command == "--help" || command == "-h" || command == "help" {
+    out(usage)
+    exit(0)
+}
+let rest = Array(arguments.dropFirst())
+
+func option(_ name: String, in list: [String]) -> String? {
+    guard let index = list.firstIndex(of: name), index + 1 < list.count else { return nil }
+    return list[index + 1]
+}
+
+func connect(_ path: String) -> TouchClient {
+    do {
+        return try TouchClient(path: path, retry: TouchClient.RetryPolicy(attempts: 3))
+    } catch {
+        fail("\(error)")
+    }
+}
+
+func check(_ reply: Message.Reply) {
+    guard reply.ok else { fail("\(reply.errorCode ?? "error"): \(reply.errorMessage ?? "")") }
+}
+
+func render(_ value: JSONValue) -> String {
+    switch value {
+    case .null: return "null"
+    case .bool(let b, _): return b ? "true" : "false"
+    case .number(let n, _): return n.rounded() == n && abs(n) < 1e15 ? String(Int64(n)) : String(n)
+    case .string(let s, _):
+        var writer = JSONWriter()
+        writer.element(s)
+        return String(decoding: writer.bytes, as: UTF8.self)
+    case .array(let items, _): return "[" + items.map(render).joined(separator: ",") + "]"
+    case .object(let members, _):
+        return "{"
+            + members.map { member in
+                var writer = JSONWriter()
+                writer.element(member.key)
+                return String(decoding: writer.bytes, as: UTF8.self) + ":" + render(member.value)
+            }.joined(separator: ",") + "}"
+    }
+}
+
+func describe(_ message: Message) -> String? {
+    switch message {
+    case .touch(let t):
+        let region = t.region ?? "-"
+        return
+            "\(t.device) \(t.phase.uppercased().padding(toLength: 7, withPad: " ", startingAt: 0)) finger \(t.finger)  \(region)  "
+            + String(format: "%.1f/%.1f  local %.1f/%.1f", t.x, t.y, t.localX, t.localY)
+            + (t.taps > 1 ? "  taps \(t.taps)" : "")
+    case .gesture(let g):
+        return "gesture \(g.name) \(g.state)  \(g.region)  " + String(format: "%.1f/%.1f", g.x, g.y)
+    case .regionMoved(let region, let frame):
+        return "region \(region) moved to \(frame.map { String(format: "%.1f", $0) }.joined(separator: " "))"
+    case .deviceAdded(let device, let name): return "device \(device) added: \(name)"
+    case .deviceRemoved(let device): return "device \(device) removed"
+    case .sceneChanged(let version, let source): return "scene version \(version) from \(source)"
+    case .goodbye(let code, let text): return "touchd says goodbye: \(code): \(text)"
+    case .frame, .hello, .reply, .other: return nil
+    }
+}
+
+switch command {
+case "monitor":
+    let client = connect(socketPath)
+    let list = { (name: String) in option(name, in: rest)?.split(separator: ",").map(String.init) ?? [] }
+    let count = option("--count", in: rest).flatMap(Int.init)
+    do {
+        check(try client.subscribe(events: list("--events"), regions: list("--regions"), devices: list("--devices")))
+        var seen = 0
+        if rest.contains("--raw") {
+            while let line = try client.nextLine() {
+                FileHandle.standardOutput.write(Data(line + [UInt8(ascii: "\n")]))
+                seen += 1
+                if let count, seen >= count { break }
+            }
+        } else {
+            while let message = try client.next() {
+                if let text = describe(message) {
+                    out(text)
+                    seen += 1
+                }
+                if let count, seen >= count { break }
+            }
+        }
+    } catch {
+        fail("\(error)")
+    }
+case "ping":
+    let client = connect(socketPath)
+    do {
+        check(try client.request(op: "ping"))
+        out("touchd answers: \(client.hello.server), protocol \(client.hello.protocolVersion)")
+    } catch {
+        fail("\(error)")
+    }
+case "devices":
+    let client = connect(socketPath)
+    do {
+        let reply = try client.request(op: "devices")
+        check(reply)
+        if case .array(let devices, _)? = reply.json["devices"] {
+            if devices.isEmpty { out("no devices") }
+            for device in devices { out(render(device)) }
+        }
+    } catch {
+        fail("\(error)")
+    }
+case "scene":
+    let client = connect(socketPath)
+    do {
+        switch rest.first {
+        case "get":
+            let reply = try client.request(op: "get-scene")
+            check(reply)
+            out(reply.json["scene"].map(render) ?? "")
+        case "set":
+            guard rest.count == 2, let data = FileManager.default.contents(atPath: rest[1]) else {
+                fail("scene set needs a readable FILE", status: 2)
+            }
+            let reply = try client.setScene(json: [UInt8](data))
+            check(reply)
+            out("scene set: version \(reply.json["version"].map(render) ?? "?")")
+        default:
+            fail("scene get | scene set FILE", status: 2)
+        }
+    } catch {
+        fail("\(error)")
+    }
+case "region":
+    let client = connect(socketPath)
+    do {
+        switch rest.first {
+        case "update":
+            guard rest.count >= 3 else { fail("region update ID key=value ...", status: 2) }
+            var fields: [(String, [UInt8])] = []
+            for pair in rest.dropFirst(2) {
+                guard let equals = pair.firstIndex(of: "=") else { fail("'\(pair)' is not key=value", status: 2) }
+                let key = String(pair[..<equals])
+                let text = String(pair[pair.index(after: equals)...])
+                if let parsed = try? JSONParser.parse(text) {
+                    fields.append((key, Array(render(parsed).utf8)))
+                } else {
+                    var writer = JSONWriter()
+                    writer.element(text)
+                    fields.append((key, writer.bytes))
+                }
+            }
+            let reply = try client.request(op: "update-region") { writer in
+                writer.field("region", rest[1])
+                writer.key("set")
+                writer.beginObject()
+                for (key, value) in fields { writer.rawField(key, value) }
+                writer.endObject()
+            }
+            check(reply)
+            out("updated \(rest[1])")
+        case "add":
+            let parent = option("--parent", in: rest)
+            guard let json = rest.dropFirst().last, (try? JSONParser.parse(json)) != nil else {
+                fail("region add [--parent ID] JSON", status: 2)
+            }
+            let reply = try client.request(op: "add-region") { writer in
+                if let parent { writer.field("parent", parent) }
+                writer.rawField("region", Array(json.utf8))
+            }
+            check(reply)
+            out("added")
+        case "remove":
+            guard rest.count == 2 else { fail("region remove ID", status: 2) }
+            check(try client.request(op: "remove-region") { $0.field("region", rest[1]) })
+            out("removed \(rest[1])")
+        default:
+            fail("region update | add | remove", status: 2)
+        }
+    } catch {
+        fail("\(error)")
+    }
+default:
+    fail("unknown command '\(command)'\n" + usage, status: 2)
+}

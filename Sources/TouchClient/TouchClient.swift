@@ -1,0 +1,222 @@
+import CShims
+import TouchJSON
+import TouchPosix
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A client of touchd's socket protocol (docs/protocol.md): connect, read the hello, subscribe, read typed
+/// messages, change the scene. Blocking and single-threaded: a client program owns its thread.
+public final class TouchClient {
+    public let path: String
+    public let hello: Message.Hello
+    private let fd: Int32
+    private var framer = LineFramerLite()
+    private var pending: [[UInt8]] = []
+    private var nextID = 1
+
+    /// How to retry a connection (the daemon restarting, or not yet up).
+    public struct RetryPolicy: Sendable {
+        public var attempts: Int
+        public var initialDelayMilliseconds: Int
+        public var maximumDelayMilliseconds: Int
+
+        public init(attempts: Int = 20, initialDelayMilliseconds: Int = 50, maximumDelayMilliseconds: Int = 1000) {
+            self.attempts = attempts
+            self.initialDelayMilliseconds = initialDelayMilliseconds
+            self.maximumDelayMilliseconds = maximumDelayMilliseconds
+        }
+
+        public static let none = RetryPolicy(attempts: 1)
+    }
+
+    public static let defaultSocketPath = "/run/touchd/touchd.sock"
+
+    /// Connects and reads the hello; retries per `retry` while the socket is missing or refuses.
+    public init(path: String = TouchClient.defaultSocketPath, retry: RetryPolicy = .none) throws(ClientError) {
+        self.path = path
+        var delay = retry.initialDelayMilliseconds
+        var attempt = 0
+        var descriptor: Int32 = -1
+        while true {
+            attempt += 1
+            descriptor = touchd_unix_connect(path)
+            if descriptor >= 0 { break }
+            let error = SystemError("connect", subject: path)
+            guard attempt < retry.attempts,
+                error.errno == ENOENT || error.errno == ECONNREFUSED || error.errno == EAGAIN
+            else {
+                throw ClientError.connection(error)
+            }
+            usleep(useconds_t(delay * 1000))
+            delay = min(delay * 2, retry.maximumDelayMilliseconds)
+        }
+        fd = descriptor
+        var first: Message?
+        do {
+            first = try Self.readMessage(fd: fd, framer: &framer, pending: &pending)
+        } catch {
+            Posix.close(fd)
+            throw error
+        }
+        switch first {
+        case .hello(let hello)?:
+            self.hello = hello
+        case .goodbye(let code, let message)?:
+            Posix.close(fd)
+            throw ClientError.refused(code: code, message: message)
+        default:
+            Posix.close(fd)
+            throw ClientError.protocolError("expected a hello first")
+        }
+    }
+
+    deinit { Posix.close(fd) }
+
+    /// Sends a request (a JSON object without `id`) and returns the id it was given.
+    @discardableResult
+    public func send(op: String, _ fields: (inout JSONWriter) -> Void = { _ in }) throws(ClientError) -> Int {
+        let id = nextID
+        nextID += 1
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.field("op", op)
+        writer.field("id", id)
+        fields(&writer)
+        writer.endObject()
+        writer.newline()
+        try write(writer.bytes)
+        return id
+    }
+
+    /// Sends a request and reads until its reply; other messages that arrive meanwhile are kept for `next()`.
+    public func request(op: String, _ fields: (inout JSONWriter) -> Void = { _ in }) throws(ClientError)
+        -> Message.Reply
+    {
+        let id = try send(op: op, fields)
+        var held: [Message] = []
+        defer { backlog.insert(contentsOf: held, at: 0) }
+        while true {
+            guard let message = try nextFromSocket() else { throw ClientError.closed }
+            if case .reply(let reply) = message, reply.id == id { return reply }
+            if case .goodbye(let code, let text) = message { throw ClientError.refused(code: code, message: text) }
+            held.append(message)
+        }
+    }
+
+    public func ping() throws(ClientError) -> Bool { try request(op: "ping").ok }
+
+    /// Subscribes; empty lists mean everything.
+    public func subscribe(events: [String] = [], regions: [String] = [], devices: [String] = []) throws(ClientError)
+        -> Message.Reply
+    {
+        try request(op: "subscribe") { writer in
+            if !events.isEmpty { Self.strings("events", events, into: &writer) }
+            if !regions.isEmpty { Self.strings("regions", regions, into: &writer) }
+            if !devices.isEmpty { Self.strings("devices", devices, into: &writer) }
+        }
+    }
+
+    /// Replaces the scene with the JSON text of a scene file.
+    public func setScene(json: [UInt8]) throws(ClientError) -> Message.Reply {
+        try request(op: "set-scene") { $0.rawField("scene", json) }
+    }
+
+    private var backlog: [Message] = []
+
+    /// The next message (blocking); nil when the daemon closed the connection.
+    public func next() throws(ClientError) -> Message? {
+        if !backlog.isEmpty { return backlog.removeFirst() }
+        return try nextFromSocket()
+    }
+
+    private func nextFromSocket() throws(ClientError) -> Message? {
+        try Self.readMessage(fd: fd, framer: &framer, pending: &pending)
+    }
+
+    /// The next raw line, for `touchctl monitor --raw`.
+    public func nextLine() throws(ClientError) -> [UInt8]? {
+        if !pending.isEmpty { return pending.removeFirst() }
+        return try Self.readLine(fd: fd, framer: &framer, pending: &pending)
+    }
+
+    private func write(_ bytes: [UInt8]) throws(ClientError) {
+        var offset = 0
+        while offset < bytes.count {
+            let result = bytes[offset...].withUnsafeBytes { raw in
+                Glibc.send(fd, raw.baseAddress, raw.count, Int32(MSG_NOSIGNAL))
+            }
+            if result < 0 {
+                if errno == EINTR { continue }
+                throw ClientError.connection(SystemError("send", subject: path))
+            }
+            offset += result
+        }
+    }
+
+    static func readMessage(fd: Int32, framer: inout LineFramerLite, pending: inout [[UInt8]]) throws(ClientError)
+        -> Message?
+    {
+        guard let line = try readLine(fd: fd, framer: &framer, pending: &pending) else { return nil }
+        do {
+            return try Message.decode(JSONParser.parse(line))
+        } catch {
+            throw ClientError.protocolError("unreadable line from touchd: \(error)")
+        }
+    }
+
+    static func readLine(fd: Int32, framer: inout LineFramerLite, pending: inout [[UInt8]]) throws(ClientError)
+        -> [UInt8]?
+    {
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while pending.isEmpty {
+            let got = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw ClientError.connection(SystemError("read"))
+            }
+            if got == 0 { return nil }
+            framer.append(buffer[0..<got], into: &pending)
+        }
+        return pending.removeFirst()
+    }
+
+    private static func strings(_ key: String, _ values: [String], into writer: inout JSONWriter) {
+        writer.beginArray(key)
+        for value in values { writer.element(value) }
+        writer.endArray()
+    }
+}
+
+/// Newline framing for the client side (the daemon's lines are trusted to be reasonable).
+struct LineFramerLite {
+    private var partial: [UInt8] = []
+
+    mutating func append(_ bytes: ArraySlice<UInt8>, into lines: inout [[UInt8]]) {
+        for byte in bytes {
+            if byte == UInt8(ascii: "\n") {
+                if !partial.isEmpty { lines.append(partial) }
+                partial.removeAll(keepingCapacity: true)
+            } else {
+                partial.append(byte)
+            }
+        }
+    }
+}
+
+public enum ClientError: Error, CustomStringConvertible {
+    case connection(SystemError)
+    case refused(code: String, message: String)
+    case protocolError(String)
+    case closed
+
+    public var description: String {
+        switch self {
+        case .connection(let error): "\(error)"
+        case .refused(let code, let message): "touchd refused: \(code): \(message)"
+        case .protocolError(let message): message
+        case .closed: "touchd closed the connection"
+        }
+    }
+}

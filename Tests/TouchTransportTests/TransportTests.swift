@@ -1,0 +1,168 @@
+import Testing
+import TouchCore
+import TouchJSON
+import TouchScene
+import TouchTransport
+
+@Suite("Transport: framing, queues, requests")
+struct TransportTests {
+    @Test("the same bytes give the same lines however they are split (every split point)")
+    func framingSplits() {
+        let text = Array(#"{"op":"ping"}"#.utf8) + [10] + Array(#"{"op":"devices","id":2}"#.utf8) + [13, 10, 10]
+        var whole = LineFramer(maximumLineLength: 100)
+        var expected: [LineFramer.Item] = []
+        whole.append(text[...], into: &expected)
+        #expect(expected.count == 2)
+        for split in 0...text.count {
+            var framer = LineFramer(maximumLineLength: 100)
+            var items: [LineFramer.Item] = []
+            framer.append(text[0..<split], into: &items)
+            framer.append(text[split...], into: &items)
+            #expect(items == expected, "split at \(split)")
+        }
+    }
+
+    @Test("an oversized line is reported once and skipped; the next line is read")
+    func oversized() {
+        var framer = LineFramer(maximumLineLength: 10)
+        var items: [LineFramer.Item] = []
+        framer.append(ArraySlice(Array(repeating: UInt8(ascii: "x"), count: 25)), into: &items)
+        #expect(items.isEmpty && framer.bufferedCount == 0)  // nothing buffered beyond the limit
+        framer.append(
+            ArraySlice(Array(repeating: UInt8(ascii: "x"), count: 5) + [10] + Array("ok".utf8) + [10]), into: &items)
+        #expect(items == [.oversized(length: 30), .line(Array("ok".utf8))])
+    }
+
+    @Test("a full queue coalesces moves per finger, keeps every essential line, then overflows")
+    func queuePolicy() {
+        var queue = OutboundQueue(limitBytes: 100)
+        #expect(queue.enqueue(Array(repeating: 0x61, count: 20), kind: .essential) == .queued)
+        for _ in 0..<3 { _ = queue.enqueue(Array(repeating: 0x62, count: 20), kind: .move(finger: 1)) }
+        #expect(queue.byteCount == 80)
+        // This one crosses the limit: the two older moves of finger 1 go.
+        #expect(queue.enqueue(Array(repeating: 0x63, count: 30), kind: .move(finger: 2)) == .coalesced(dropped: 2))
+        #expect(queue.byteCount == 70)
+        var written: [UInt8] = []
+        queue.flush { raw in
+            written += raw
+            return raw.count
+        }
+        #expect(
+            written == Array(repeating: 0x61, count: 20) + Array(repeating: 0x62, count: 20)
+                + Array(repeating: 0x63, count: 30))
+        #expect(queue.isEmpty)
+
+        var full = OutboundQueue(limitBytes: 50)
+        _ = full.enqueue(Array(repeating: 0, count: 40), kind: .essential)
+        #expect(full.enqueue(Array(repeating: 0, count: 20), kind: .essential) == .overflow)
+    }
+
+    @Test("a partly written line is finished before anything else and never coalesced away")
+    func partialWrite() {
+        var queue = OutboundQueue(limitBytes: 1000)
+        _ = queue.enqueue(Array("move-1-a\n".utf8), kind: .move(finger: 1))
+        _ = queue.enqueue(Array("move-1-b\n".utf8), kind: .move(finger: 1))
+        var written: [UInt8] = []
+        queue.flush { raw in
+            let take = min(raw.count, 4)
+            written += raw.prefix(take)
+            return take  // a short write: the socket took 4 bytes
+        }
+        #expect(String(decoding: written, as: UTF8.self).hasPrefix("move"))
+        var rest: [UInt8] = []
+        queue.flush { raw in
+            rest += raw
+            return raw.count
+        }
+        #expect(String(decoding: written + rest, as: UTF8.self).contains("move-1-a\n"))
+    }
+
+    @Test(
+        "bad requests get typed errors",
+        arguments: [
+            (#"{"op": "ping""#, RequestError.Code.badJSON),
+            (#"{"op": "dance"}"#, .unknownOp),
+            (#"{"op": "subscribe", "events": ["touch", "smell"]}"#, .badRequest),
+            (#"{"op": "set-scene", "scene": {"size": [0, 1]}}"#, .badRequest),
+            (#"{"op": "remove-region"}"#, .badRequest),
+            (#"{"op": "ping", "extra": 1}"#, .badRequest),
+        ] as [(String, RequestError.Code)])
+    func badRequests(line: String, code: RequestError.Code) {
+        let (_, result) = RequestDecoder.decode(Array(line.utf8))
+        guard case .failure(let error) = result else {
+            Issue.record("accepted \(line)")
+            return
+        }
+        #expect(error.code == code)
+    }
+
+    @Test("requests decode with their ids")
+    func goodRequests() {
+        let (id, result) = RequestDecoder.decode(
+            Array(#"{"op":"subscribe","id":"a1","events":["gesture"],"regions":["play"]}"#.utf8))
+        #expect(id == .string("a1", line: 1))
+        #expect(result == .success(.subscribe(Subscription(kinds: ["gesture"], regions: ["play"]))))
+    }
+
+    @Test("subscription filters by kind, region (null regions on request) and device")
+    func filters() {
+        let all = Subscription()
+        #expect(all.admits(kind: "touch", region: .some(nil), device: "event3"))
+        let play = Subscription(kinds: ["touch", "gesture"], regions: ["play"])
+        #expect(play.admits(kind: "gesture", region: .some("play"), device: nil))
+        #expect(!play.admits(kind: "gesture", region: .some("other"), device: nil))
+        #expect(!play.admits(kind: "touch", region: .some(nil), device: nil))
+        #expect(!play.admits(kind: "frame", region: .none, device: "replay"))
+        #expect(
+            Subscription(regions: ["play"], unassigned: true).admits(kind: "touch", region: .some(nil), device: nil))
+        #expect(!Subscription(devices: ["event3"]).admits(kind: "touch", region: .some("a"), device: "event4"))
+    }
+}
+
+@Suite("Scene encoding and editing")
+struct SceneEditingTests {
+    static let scene = try! SceneLoader.parse(
+        """
+        {"size": [800, 600], "regions": [
+          {"id": "panel", "frame": [0, 0, 400, 300], "shape": {"type": "rounded-rect", "radius": 8},
+           "touchable": {"outset": 4}, "z": 1, "intercept": {"slop": 12, "delayMs": 150},
+           "gestures": ["tap", {"type": "tap", "name": "double", "taps": 2}, {"type": "swipe", "directions": ["left"]}],
+           "children": [{"id": "knob", "frame": [10, 10, 20, 20], "shape": "circle", "draggable": true}]},
+          {"id": "poly", "frame": [500, 0, 100, 100], "alpha": 0.5, "hidden": true,
+           "shape": {"type": "polygon", "points": [[0, 0], [100, 0], [50, 100]]}}]}
+        """, file: "t.json")
+
+    @Test("a scene written and read back is the same scene")
+    func roundTrip() throws {
+        let bytes = SceneEncoder.encode(Self.scene)
+        #expect(try SceneLoader.parse(bytes, file: "again.json") == Self.scene)
+    }
+
+    @Test("update, add and remove regions; the result is validated whole")
+    func edits() throws {
+        let updated = try SceneEditor.updateRegion(
+            "knob", fields: try JSONParser.parse(#"{"frame": [50, 50, 20, 20], "hidden": true}"#), in: Self.scene)
+        #expect(updated.regions[0].children[0].frame == Rect(x: 50, y: 50, width: 20, height: 20))
+        #expect(updated.regions[0].children[0].hidden)
+        #expect(updated.regions[0].children[0].draggable)  // untouched fields stay
+
+        let added = try SceneEditor.addRegion(
+            try JSONParser.parse(#"{"id": "badge", "frame": [1, 1, 5, 5]}"#), parent: "panel", to: Self.scene)
+        #expect(added.regions[0].children.map(\.id) == ["knob", "badge"])
+
+        let removed = try SceneEditor.removeRegion("knob", from: Self.scene)
+        #expect(removed.regions[0].children.isEmpty)
+
+        #expect(throws: SceneEditor.EditError.notFound("ghost")) {
+            try SceneEditor.removeRegion("ghost", from: Self.scene)
+        }
+        #expect(throws: SceneEditor.EditError.self) {
+            try SceneEditor.addRegion(
+                try JSONParser.parse(#"{"id": "poly", "frame": [0, 0, 1, 1]}"#), parent: nil, to: Self.scene)
+        }
+        #expect(throws: SceneEditor.EditError.self) {
+            try SceneEditor.updateRegion(
+                "panel", fields: try JSONParser.parse(#"{"frame": [0, 0, -1, 1]}"#), in: Self.scene)
+        }
+    }
+}
