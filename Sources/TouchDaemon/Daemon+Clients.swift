@@ -124,7 +124,11 @@ extension Daemon {
         case .subscribe(let subscription):
             client.subscription = subscription
             send(ServerMessages.ok(id: id), to: client, kind: .essential)
-            if options.replayWaitsForSubscriber { startReplay() }
+            if options.replayWaitsForSubscribers > 0
+                && clients.values.filter({ $0.subscription != nil }).count >= options.replayWaitsForSubscribers
+            {
+                startReplay()
+            }
         case .unsubscribe:
             client.subscription = nil
             send(ServerMessages.ok(id: id), to: client, kind: .essential)

@@ -18,8 +18,8 @@ public final class Daemon {
         public var replayPath: String?
         public var replayLoop = false
         public var replaySpeed = 1.0
-        /// Hold the replay until the first client subscribes (tests and demos that must see it all).
-        public var replayWaitsForSubscriber = false
+        /// Hold the replay until this many clients have subscribed (tests and demos that must see it all).
+        public var replayWaitsForSubscribers = 0
         /// Look for real touchscreens (off for `--replay` unless asked).
         public var scanDevices = true
         public var serverName = "touchd"
@@ -50,6 +50,7 @@ public final class Daemon {
     var replayStarted = false
     var devices: DeviceManager?
     var sceneWatch: SceneFileWatch?
+    var sceneSettle: LoopTimer?
     /// Scratch buffers, reused so the per-event path does not allocate.
     var eventBuffer: [InputEvent] = []
     var pipelineBuffer: [PipelineOutput] = []
@@ -98,8 +99,11 @@ public final class Daemon {
             try manager.start(loop: loop) { [unowned self] change in deviceChanged(change) }
         }
         if let scenePath = options.scenePath ?? config.scenePath {
-            sceneWatch = try? SceneFileWatch(loop: loop, path: scenePath) { [unowned self] in
-                reloadScene(reason: "the scene file changed")
+            // Editors save in several steps (write, rename, chmod): reload once, 100 ms after the last one.
+            let settle = try LoopTimer(loop: loop) { [unowned self] in reloadScene(reason: "the scene file changed") }
+            sceneSettle = settle
+            sceneWatch = try? SceneFileWatch(loop: loop, path: scenePath) {
+                settle.arm(at: MonotonicClock.nowMicroseconds() + 100_000)
             }
         }
         logger.notice(
@@ -210,7 +214,7 @@ public final class Daemon {
         logger.info(
             "replaying \(path) as \(source.tag.name): \(recording.events.count) events\(options.replayLoop ? ", looping" : "")"
         )
-        if !options.replayWaitsForSubscriber { startReplay() }
+        if options.replayWaitsForSubscribers == 0 { startReplay() }
     }
 
     func startReplay() {

@@ -90,10 +90,8 @@ public enum RequestDecoder {
         do throws(JSONFieldError) {
             return (id, .success(try request(from: value)))
         } catch {
-            return (
-                id,
-                .failure(RequestError(.badRequest, "\(error.path.isEmpty ? "" : error.path + ": ")\(error.message)"))
-            )
+            let code: RequestError.Code = error.path.hasPrefix("scene") ? .invalidScene : .badRequest
+            return (id, .failure(RequestError(code, "\(error.path.isEmpty ? "" : error.path + ": ")\(error.message)")))
         }
     }
 

@@ -11,7 +11,7 @@ public enum RunCommand {
         .value("replay", "FILE", help: "play a recording as a device, at recorded speed"),
         .flag("loop", help: "with --replay: start again at the end"),
         .value("speed", "FACTOR", help: "with --replay: play this many times faster (default 1)"),
-        .flag("replay-waits", help: "with --replay: start when the first client subscribes"),
+        .value("replay-waits", "N", help: "with --replay: start when N clients have subscribed"),
         .flag("devices", help: "with --replay: also open real touchscreens"),
         .value("log-level", "LEVEL", help: "err, warning, notice, info or debug"),
     ])
@@ -44,7 +44,10 @@ public enum RunCommand {
             options.scenePath = parsed["scene"]
             options.replayPath = parsed["replay"]
             options.replayLoop = parsed.has("loop")
-            options.replayWaitsForSubscriber = parsed.has("replay-waits")
+            options.replayWaitsForSubscribers =
+                try parsed.value("replay-waits", expected: "a number of clients") {
+                    Int($0).flatMap { $0 > 0 ? $0 : nil }
+                } ?? 0
             options.replaySpeed =
                 try parsed.value("speed", expected: "a positive number") { Double($0).flatMap { $0 > 0 ? $0 : nil } }
                 ?? 1

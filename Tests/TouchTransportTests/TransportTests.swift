@@ -83,7 +83,7 @@ struct TransportTests {
             (#"{"op": "ping""#, RequestError.Code.badJSON),
             (#"{"op": "dance"}"#, .unknownOp),
             (#"{"op": "subscribe", "events": ["touch", "smell"]}"#, .badRequest),
-            (#"{"op": "set-scene", "scene": {"size": [0, 1]}}"#, .badRequest),
+            (#"{"op": "set-scene", "scene": {"size": [0, 1]}}"#, .invalidScene),
             (#"{"op": "remove-region"}"#, .badRequest),
             (#"{"op": "ping", "extra": 1}"#, .badRequest),
         ] as [(String, RequestError.Code)])

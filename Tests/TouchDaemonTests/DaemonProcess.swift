@@ -1,0 +1,132 @@
+import Foundation
+import TouchJSON
+import TouchTestKit
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A real `touchd run` in a temporary directory, for tests that talk to it over its real socket.
+final class DaemonProcess {
+    static let root = SharedRecordings.repositoryRoot
+    static let touchd = root + "/.build/debug/touchd"
+    static let touchctl = root + "/.build/debug/touchctl"
+
+    let directory: String
+    let socket: String
+    let process = Process()
+    let logPath: String
+
+    init(arguments: [String], config: String? = nil) throws {
+        directory =
+            FileManager.default.temporaryDirectory.appendingPathComponent(
+                "touchd-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+            ).path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        chmod(directory, 0o755)  // so an unprivileged client can reach the socket
+        socket = directory + "/touchd.sock"
+        logPath = directory + "/daemon.log"
+        var all = ["run", "--socket", socket, "--log-level", "debug"]
+        if let config {
+            try config.write(toFile: directory + "/touchd.json", atomically: true, encoding: .utf8)
+            all += ["--config", directory + "/touchd.json"]
+        }
+        process.executableURL = URL(fileURLWithPath: Self.touchd)
+        process.arguments = all + arguments
+        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
+        process.standardError = FileHandle(forWritingAtPath: logPath)
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        for _ in 0..<200 where !FileManager.default.fileExists(atPath: socket) { usleep(20_000) }
+        guard FileManager.default.fileExists(atPath: socket) else {
+            throw DaemonTestError.notStarted(log)
+        }
+    }
+
+    var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+
+    var residentKilobytes: Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+        else { return nil }
+        return Int(line.split(separator: " ").dropFirst().first ?? "")
+    }
+
+    func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+
+    func stop() {
+        if process.isRunning {
+            signal(SIGTERM)
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    deinit { stop() }
+
+    /// Runs a helper program (a client) to completion (killed after `timeout`) and returns its output.
+    static func run(_ executable: String, _ arguments: [String], timeout: TimeInterval = 30) throws -> (
+        status: Int32, out: String, err: String
+    ) {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "touchd-run-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        ).path
+        let child = try start(executable, arguments, stdout: scratch + ".out", stderr: scratch + ".err")
+        let deadline = Date().addingTimeInterval(timeout)
+        while child.isRunning && Date() < deadline { usleep(10_000) }
+        if child.isRunning { child.terminate() }
+        child.waitUntilExit()
+        let out = (try? String(contentsOfFile: scratch + ".out", encoding: .utf8)) ?? ""
+        let err = (try? String(contentsOfFile: scratch + ".err", encoding: .utf8)) ?? ""
+        try? FileManager.default.removeItem(atPath: scratch + ".out")
+        try? FileManager.default.removeItem(atPath: scratch + ".err")
+        return (child.terminationStatus, out, err)
+    }
+
+    /// Starts a helper program and returns it running.
+    static func start(_ executable: String, _ arguments: [String], stdout: String, stderr: String? = nil) throws
+        -> Process
+    {
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: executable)
+        child.arguments = arguments
+        _ = FileManager.default.createFile(atPath: stdout, contents: nil)
+        child.standardOutput = FileHandle(forWritingAtPath: stdout)
+        if let stderr {
+            _ = FileManager.default.createFile(atPath: stderr, contents: nil)
+            child.standardError = FileHandle(forWritingAtPath: stderr)
+        } else {
+            child.standardError = FileHandle.nullDevice
+        }
+        try child.run()
+        return child
+    }
+}
+
+enum DaemonTestError: Error { case notStarted(String) }
+
+/// Event lines without what legitimately differs between runs (times, the device's name): everything else —
+/// order, fingers, regions, positions, gestures — must be equal.
+func normalized(_ lines: [Substring]) -> [String] {
+    lines.compactMap { line -> String? in
+        guard let value = try? JSONParser.parse(String(line)), case .object(let members, _) = value else { return nil }
+        if case .string(let type, _)? = value["type"],
+            ["hello", "reply", "scene-changed", "device-added", "goodbye"].contains(type)
+        {
+            return nil
+        }
+        return members.filter { $0.key != "time_us" && $0.key != "device" }
+            .map { "\($0.key)=\(describe($0.value))" }.joined(separator: " ")
+    }
+}
+
+private func describe(_ value: JSONValue) -> String {
+    switch value {
+    case .null: "null"
+    case .bool(let flag, _): "\(flag)"
+    case .number(let number, _): "\(number)"
+    case .string(let text, _): text
+    case .array(let items, _): "[" + items.map(describe).joined(separator: ",") + "]"
+    case .object(let members, _): "{" + members.map { "\($0.key)=\(describe($0.value))" }.joined(separator: ",") + "}"
+    }
+}
