@@ -32,6 +32,8 @@ public struct Config: Equatable, Sendable {
         public var vendor: UInt16?
         public var product: UInt16?
 
+        public init() {}
+
         public func matches(name: String, node: String, vendor: UInt16, product: UInt16) -> Bool {
             (self.name.map { $0 == name } ?? true) && (self.node.map { $0 == node } ?? true)
                 && (self.vendor.map { $0 == vendor } ?? true) && (self.product.map { $0 == product } ?? true)
@@ -47,6 +49,8 @@ public struct Config: Equatable, Sendable {
         public var invertY: Bool?
         public var calibration: CalibrationMatrix?
         public var grab: Bool?
+
+        public init() {}
     }
 
     public var socket = Socket()

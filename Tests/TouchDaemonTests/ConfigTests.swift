@@ -1,0 +1,47 @@
+import Testing
+import TouchCore
+import TouchDaemon
+import TouchTestKit
+
+@Suite("Configuration")
+struct ConfigTests {
+    @Test("the shipped config/touchd.json loads, and device rules merge with the last match winning")
+    func shippedConfig() throws {
+        let config = try ConfigLoader.load(path: SharedRecordings.repositoryRoot + "/config/touchd.json")
+        #expect(config.socket.path == "/run/touchd/touchd.sock")
+        #expect(config.socket.mode == 0o660)
+        #expect(config.clients.sceneGroups == ["touchd-admin"])
+        let egalax = config.rules(name: "eGalax Inc. USB TouchController", node: "/dev/input/event3", vendor: 0x0eef, product: 0x72a1)
+        #expect(egalax.rotation == 90)
+        #expect(egalax.use == true && egalax.grab == true)
+        #expect(config.rules(name: "other", node: "/dev/input/event9", vendor: 1, product: 2).use == false)
+        #expect(config.rules(name: "other", node: "/dev/input/event1", vendor: 1, product: 2) == Config.DeviceRule())
+    }
+
+    @Test("an empty object is the default configuration")
+    func empty() throws {
+        #expect(try ConfigLoader.parse(Array("{}".utf8), file: "c.json") == Config())
+    }
+
+    @Test(
+        "each kind of bad configuration names file, line, path and problem",
+        arguments: [
+            ("{\"socket\": {\"mode\": \"0999\"}}", 1, "socket.mode", "expected an octal file mode such as \"0660\""),
+            ("{\"socket\": {\"path\": \"relative.sock\"}}", 1, "socket.path", "expected an absolute path shorter than 108 bytes (sun_path)"),
+            ("{\n\"clients\": {\"max\": 0}}", 2, "clients.max", "expected a whole number from 1 to 10000, found 0.0"),
+            ("{\"devices\": [{\"rotate\": 45}]}", 1, "devices[0].rotate", "expected 0, 90, 180 or 270"),
+            ("{\"devices\": [{\"calibration\": [1, 0, 0]}]}", 1, "devices[0].calibration", "expected six numbers [a, b, c, d, e, f]"),
+            ("{\"devices\": [{\"match\": {\"vendor\": \"xyz\"}}]}", 1, "devices[0].match.vendor", "expected a 16-bit hex id such as \"0eef\""),
+            ("{\"grab\": \"yes\"}", 1, "grab", "expected true or false, found string"),
+            ("{\"logLevel\": \"loud\"}", 1, "logLevel", "expected one of err, warning, notice, info, debug"),
+            ("{\"sockets\": {}}", 1, "sockets", "unknown key 'sockets'"),
+            ("{\"socket\": ", 1, "", "JSON syntax: unexpected end of input, expected a value (column 12)"),
+        ] as [(String, Int, String, String)])
+    func errors(json: String, line: Int, path: String, message: String) throws {
+        let error = try #require(throws: ConfigError.self) { try ConfigLoader.parse(Array(json.utf8), file: "touchd.json") }
+        #expect(error.file == "touchd.json")
+        #expect(error.line == line)
+        #expect(error.path == path)
+        #expect(error.message == message)
+    }
+}
