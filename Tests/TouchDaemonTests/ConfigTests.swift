@@ -11,7 +11,8 @@ struct ConfigTests {
         #expect(config.socket.path == "/run/touchd/touchd.sock")
         #expect(config.socket.mode == 0o660)
         #expect(config.clients.sceneGroups == ["touchd-admin"])
-        let egalax = config.rules(name: "eGalax Inc. USB TouchController", node: "/dev/input/event3", vendor: 0x0eef, product: 0x72a1)
+        let egalax = config.rules(
+            name: "eGalax Inc. USB TouchController", node: "/dev/input/event3", vendor: 0x0eef, product: 0x72a1)
         #expect(egalax.rotation == 90)
         #expect(egalax.use == true && egalax.grab == true)
         #expect(config.rules(name: "other", node: "/dev/input/event9", vendor: 1, product: 2).use == false)
@@ -27,18 +28,29 @@ struct ConfigTests {
         "each kind of bad configuration names file, line, path and problem",
         arguments: [
             ("{\"socket\": {\"mode\": \"0999\"}}", 1, "socket.mode", "expected an octal file mode such as \"0660\""),
-            ("{\"socket\": {\"path\": \"relative.sock\"}}", 1, "socket.path", "expected an absolute path shorter than 108 bytes (sun_path)"),
+            (
+                "{\"socket\": {\"path\": \"relative.sock\"}}", 1, "socket.path",
+                "expected an absolute path shorter than 108 bytes (sun_path)"
+            ),
             ("{\n\"clients\": {\"max\": 0}}", 2, "clients.max", "expected a whole number from 1 to 10000, found 0.0"),
             ("{\"devices\": [{\"rotate\": 45}]}", 1, "devices[0].rotate", "expected 0, 90, 180 or 270"),
-            ("{\"devices\": [{\"calibration\": [1, 0, 0]}]}", 1, "devices[0].calibration", "expected six numbers [a, b, c, d, e, f]"),
-            ("{\"devices\": [{\"match\": {\"vendor\": \"xyz\"}}]}", 1, "devices[0].match.vendor", "expected a 16-bit hex id such as \"0eef\""),
+            (
+                "{\"devices\": [{\"calibration\": [1, 0, 0]}]}", 1, "devices[0].calibration",
+                "expected six numbers [a, b, c, d, e, f]"
+            ),
+            (
+                "{\"devices\": [{\"match\": {\"vendor\": \"xyz\"}}]}", 1, "devices[0].match.vendor",
+                "expected a 16-bit hex id such as \"0eef\""
+            ),
             ("{\"grab\": \"yes\"}", 1, "grab", "expected true or false, found string"),
             ("{\"logLevel\": \"loud\"}", 1, "logLevel", "expected one of err, warning, notice, info, debug"),
             ("{\"sockets\": {}}", 1, "sockets", "unknown key 'sockets'"),
             ("{\"socket\": ", 1, "", "JSON syntax: unexpected end of input, expected a value (column 12)"),
         ] as [(String, Int, String, String)])
     func errors(json: String, line: Int, path: String, message: String) throws {
-        let error = try #require(throws: ConfigError.self) { try ConfigLoader.parse(Array(json.utf8), file: "touchd.json") }
+        let error = try #require(throws: ConfigError.self) {
+            try ConfigLoader.parse(Array(json.utf8), file: "touchd.json")
+        }
         #expect(error.file == "touchd.json")
         #expect(error.line == line)
         #expect(error.path == path)
