@@ -16,13 +16,16 @@ let package = Package(
         .library(name: "TouchScene", targets: ["TouchScene"]),
     ],
     targets: [
-        // System libraries, found with pkg-config (Debian: libevdev-dev, libudev-dev).
+        // System libraries, found with pkg-config (Debian: libevdev-dev, libudev-dev, libsystemd-dev).
         .systemLibrary(
             name: "CEvdev", path: "Sources/CEvdev", pkgConfig: "libevdev",
             providers: [.apt(["libevdev-dev"])]),
         .systemLibrary(
             name: "CUdev", path: "Sources/CUdev", pkgConfig: "libudev",
             providers: [.apt(["libudev-dev"])]),
+        .systemLibrary(
+            name: "CSystemd", path: "Sources/CSystemd", pkgConfig: "libsystemd",
+            providers: [.apt(["libsystemd-dev"])]),
 
         // Pure layers.
         // libm: the pure core uses sqrt without Foundation, and nothing else would link it.
@@ -46,7 +49,7 @@ let package = Package(
             dependencies: [
                 "TouchCore", "TouchFormats", "TouchJSON", "TouchScene", "TouchProtocol", "TouchTransport",
                 "TouchDevice",
-                "TouchPosix", "CShims",
+                "TouchPosix", "CShims", "CSystemd",
             ]),
 
         // Command line.

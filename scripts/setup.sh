@@ -3,7 +3,7 @@
 # Swift itself is expected on PATH (swift.org toolchain, 6.0 or newer).
 set -euo pipefail
 
-packages=(libevdev-dev libudev-dev pkg-config)
+packages=(libevdev-dev libudev-dev libsystemd-dev pkg-config)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

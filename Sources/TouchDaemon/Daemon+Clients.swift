@@ -64,6 +64,7 @@ extension Daemon {
                 devices: devices,
                 scene: scene, sceneVersion: sceneVersion, permissions: permissions), to: client, kind: .essential)
         flush(client)
+        reportStatus()
         logger.info(
             "client \(client.id) connected: pid \(credentials.pid) uid \(credentials.uid)\(permissions.changeScene ? " (may change the scene)" : "")"
         )
@@ -209,6 +210,7 @@ extension Daemon {
         guard clients.removeValue(forKey: client.id) != nil else { return }
         loop.deregister(client.loopToken)
         client.close()
+        reportStatus()
         logger.info("client \(client.id) disconnected: \(reason)")
     }
 

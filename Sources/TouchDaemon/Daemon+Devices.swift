@@ -40,6 +40,7 @@ extension Daemon {
             return
         }
         sources[index] = source
+        reportStatus()
         notify(ServerMessages.deviceAdded(source.summary), kind: "device")
     }
 
@@ -64,6 +65,7 @@ extension Daemon {
         sources[index] = nil
         devices?.forget(source.node)
         logger.notice("\(source.node): \(reason); its touches were cancelled")
+        reportStatus()
         notify(ServerMessages.deviceRemoved(key: source.tag.name), kind: "device")
         flushClients()
     }

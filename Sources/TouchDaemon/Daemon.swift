@@ -51,11 +51,14 @@ public final class Daemon {
     var devices: DeviceManager?
     var sceneWatch: SceneFileWatch?
     var sceneSettle: LoopTimer?
+    var watchdog: LoopTimer?
+    /// The listening socket came from systemd (touchd.socket): it is not ours to remove.
+    var socketActivated = false
     /// Scratch buffers, reused so the per-event path does not allocate.
     var eventBuffer: [InputEvent] = []
     var pipelineBuffer: [PipelineOutput] = []
     var writer = JSONWriter(capacity: 4096)
-    /// Called once the sources are open and the socket listens (sd_notify READY=1 in a later issue).
+    /// Called once the sources are open and the socket listens, just after READY=1 goes to systemd.
     public var onReady: (() -> Void)?
     public private(set) var stopped = false
 
@@ -106,9 +109,22 @@ public final class Daemon {
                 settle.arm(at: MonotonicClock.nowMicroseconds() + 100_000)
             }
         }
+        let activation = socketActivated ? " (socket activation)" : ""
+        let regions = SceneIndex(scene: scene).nodes.count
         logger.notice(
-            "listening on \(socketPath); \(sources.count) device(s); scene \(scene.width)x\(scene.height) with \(SceneIndex(scene: scene).nodes.count) region(s)"
+            "listening on \(socketPath)\(activation); \(sources.count) device(s); scene \(scene.width)x\(scene.height) with \(regions) region(s)"
         )
+        if let interval = Systemd.watchdogInterval() {
+            // Ping at half the interval, as sd_watchdog_enabled(3) advises.
+            let timer = try LoopTimer(loop: loop) { [unowned self] in
+                Systemd.notify("WATCHDOG=1")
+                watchdog?.arm(at: MonotonicClock.nowMicroseconds() + interval / 2)
+            }
+            watchdog = timer
+            timer.arm(at: MonotonicClock.nowMicroseconds() + interval / 2)
+        }
+        // Devices are open and the socket listens: only now is touchd ready.
+        Systemd.notify("READY=1\n" + statusLine)
         onReady?()
         try loop.run()
         shutdown()
@@ -129,6 +145,12 @@ public final class Daemon {
     // MARK: Socket
 
     func openListener() throws {
+        if let passed = Systemd.passedListeningSocket() {
+            listenFD = passed
+            socketActivated = true
+            listenToken = try loop.register(listenFD, for: .readable) { [unowned self] _ in acceptClients() }
+            return
+        }
         let directory = (socketPath as NSString).deletingLastPathComponent
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         if FileManager.default.fileExists(atPath: socketPath) {
@@ -156,7 +178,15 @@ public final class Daemon {
         listenToken = try loop.register(listenFD, for: .readable) { [unowned self] _ in acceptClients() }
     }
 
+    /// systemd's STATUS= line: what `systemctl status touchd` shows.
+    var statusLine: String {
+        "STATUS=\(sources.count) device(s), \(clients.count) client(s), scene version \(sceneVersion)"
+    }
+
+    func reportStatus() { Systemd.notify(statusLine) }
+
     func shutdown() {
+        Systemd.notify("STOPPING=1")
         stopped = true
         let now = EventTime(microseconds: MonotonicClock.nowMicroseconds())
         for index in sources.keys.sorted() { cancelTouches(of: index, at: now) }
@@ -171,7 +201,7 @@ public final class Daemon {
         clients.removeAll()
         loop.deregister(listenToken)
         Posix.close(listenFD)
-        unlink(socketPath)
+        if !socketActivated { unlink(socketPath) }
         for source in sources.values { source.evdev?.close() }
         devices?.stop()
         logger.notice("stopped")
