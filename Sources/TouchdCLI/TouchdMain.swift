@@ -20,6 +20,12 @@ public enum TouchdMain {
             return ReplayCommand.run(rest, logger: logger)
         case "run":
             return RunCommand.run(rest)
+        case "describe":
+            return DescribeCommand.run(rest)
+        case "list-devices":
+            return ListDevicesCommand.run(rest)
+        case "record":
+            return RecordCommand.run(rest)
         case "--version", "version":
             StandardStreams.write(Array("touchd \(version)\n".utf8), to: 1)
             return 0

@@ -1,0 +1,213 @@
+import Foundation
+import TouchCore
+import TouchDaemon
+import TouchDevice
+import TouchFormats
+import TouchPosix
+
+/// `touchd list-devices`: every input device, whether touchd would use it and why.
+public enum ListDevicesCommand {
+    public static let parser = ArgumentParser([
+        .value(
+            "config", short: "c", "FILE",
+            help: "configuration whose device rules apply (default /etc/touchd/touchd.json)")
+    ])
+
+    public static func run(_ arguments: [String]) -> Int32 {
+        do {
+            let parsed = try parser.parse(arguments)
+            if parsed.has("help") {
+                StandardStreams.write(
+                    Array(("usage: touchd list-devices [--config FILE]\n\n" + parser.helpText + "\n").utf8), to: 1)
+                return 0
+            }
+            let config = try loadConfig(parsed["config"])
+            let udev = try Udev()
+            var out = ""
+            let devices = udev.inputDevices()
+            if devices.isEmpty { out += "no input devices (is /dev/input there, and readable?)\n" }
+            if !Udev.udevdRunning {
+                out += "note: udevd is not running: touchscreens are recognised by their capabilities\n"
+            }
+            for info in devices { out += describe(info, config: config) + "\n" }
+            StandardStreams.write(Array(out.utf8), to: 1)
+            return 0
+        } catch {
+            StderrLogHandler().write("touchd list-devices: \(error)")
+            return 1
+        }
+    }
+
+    static func loadConfig(_ path: String?) throws -> Config {
+        if let path { return try ConfigLoader.load(path: path) }
+        if FileManager.default.fileExists(atPath: RunCommand.defaultConfigPath) {
+            return try ConfigLoader.load(path: RunCommand.defaultConfigPath)
+        }
+        return Config()
+    }
+
+    static func describe(_ info: UdevInputDevice, config: Config) -> String {
+        let device: EvdevDevice
+        do {
+            device = try EvdevDevice(node: info.node)
+        } catch {
+            return "\(info.node)\n  cannot open: \(error)\n"
+        }
+        let description = device.description
+        let rule = config.rules(
+            name: description.name, node: info.node, vendor: description.id.vendor, product: description.id.product)
+        let verdict = TouchscreenClassifier.classify(description, udevProperties: info.properties, pinned: rule.use)
+        var text = "\(info.node)  \"\(description.name)\"\n"
+        text += "  touchscreen: \(verdict.isTouchscreen ? "yes" : "no") (\(verdict.explanation))\n"
+        let id = description.id
+        text +=
+            "  id: bus \(hex(id.bustype)) vendor \(hex(id.vendor)) product \(hex(id.product)) version \(hex(id.version))"
+        text += description.isDirect ? ", INPUT_PROP_DIRECT\n" : "\n"
+        guard description.xAxis != nil || verdict.isTouchscreen else { return text }
+        text += "  protocol: \(description.touchProtocol.rawValue)"
+        if description.touchProtocol == .slotted { text += ", \(description.slotCount) slots" }
+        text += "\n"
+        for (label, axis) in [("x", description.xAxis), ("y", description.yAxis)] {
+            guard let axis else { continue }
+            text += "  \(label): \(axis.minimum)...\(axis.maximum)"
+            text +=
+                axis.resolution > 0
+                ? ", \(axis.resolution) units/mm (\((Int64(axis.maximum) - Int64(axis.minimum)) / Int64(axis.resolution)) mm)\n"
+                : ", resolution unknown\n"
+        }
+        if let matrix = rule.calibration {
+            text += "  calibration: \(matrix.values.map { String($0) }.joined(separator: " ")) (configuration)\n"
+        } else if let udevMatrix = info.properties["LIBINPUT_CALIBRATION_MATRIX"] {
+            text += "  calibration: \(udevMatrix) (udev LIBINPUT_CALIBRATION_MATRIX)\n"
+        } else {
+            text += "  calibration: none\n"
+        }
+        if let rotation = rule.rotation, rotation != 0 { text += "  rotation: \(rotation)° (configuration)\n" }
+        return text
+    }
+
+    static func hex(_ value: UInt16) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+}
+
+/// `touchd record [DEVICE] [-o FILE] [--duration SECONDS]`: evemu 1.3 from a live device until interrupted.
+public enum RecordCommand {
+    public static let parser = ArgumentParser([
+        .value("output", short: "o", "FILE", help: "write here (default: standard output)"),
+        .value("duration", "SECONDS", help: "stop after this long (default: until interrupted)"),
+    ])
+
+    public static func run(_ arguments: [String]) -> Int32 {
+        do {
+            let parsed = try parser.parse(arguments)
+            if parsed.has("help") {
+                StandardStreams.write(
+                    Array(
+                        ("usage: touchd record [DEVICE] [-o FILE] [--duration SECONDS]\n\nRecords a device as evemu 1.3; without DEVICE, asks which.\n\n"
+                            + parser.helpText + "\n").utf8), to: 1)
+                return 0
+            }
+            let duration = try parsed.value("duration", expected: "seconds") {
+                Double($0).flatMap { $0 > 0 ? $0 : nil }
+            }
+            let node = try parsed.positionals.first ?? choose()
+            let device = try EvdevDevice(node: node)
+            let output: Int32
+            if let path = parsed["output"] {
+                output = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+                guard output >= 0 else { throw SystemError("open", subject: path) }
+            } else {
+                output = 1
+            }
+            defer { if output != 1 { Posix.close(output) } }
+            StandardStreams.write(Array(EvemuWriter.writeDescription(device.description).utf8), to: output)
+            StderrLogHandler().write("recording \(node) \"\(device.description.name)\"; Ctrl-C stops")
+            let count = try record(device, to: output, duration: duration)
+            StderrLogHandler().write("recorded \(count) events")
+            return 0
+        } catch let error as ArgumentError {
+            StderrLogHandler().write("touchd record: \(error)")
+            return 2
+        } catch {
+            StderrLogHandler().write("touchd record: \(error)")
+            return 1
+        }
+    }
+
+    /// Like evemu-record: list the devices and read a number from standard input.
+    static func choose() throws -> String {
+        let devices = try Udev().inputDevices()
+        var prompt = "Available devices:\n"
+        for info in devices {
+            let name = (try? EvdevDevice(node: info.node))?.description.name ?? "(cannot open)"
+            prompt += "\(info.node):\t\(name)\n"
+        }
+        prompt += "Select the device event number [0-\(devices.count - 1)]: "
+        StandardStreams.write(Array(prompt.utf8), to: 2)
+        guard let line = readLine(), let number = Int(line.trimmingCharacters(in: .whitespaces)) else {
+            throw ArgumentError.missingArgument("DEVICE")
+        }
+        return "/dev/input/event\(number)"
+    }
+
+    /// Streams events as they come (nothing is lost if touchd is killed), times relative to the first event.
+    static func record(_ device: EvdevDevice, to output: Int32, duration: Double?) throws -> Int {
+        let loop = try EventLoop()
+        var first: Int64?
+        var count = 0
+        var events: [InputEvent] = []
+        let stop = { loop.stop() }
+        let signals = try SignalSource(loop: loop, signals: [SIGINT, SIGTERM]) { _ in stop() }
+        var timer: LoopTimer?
+        if let duration {
+            timer = try LoopTimer(loop: loop) { stop() }
+            timer?.arm(at: MonotonicClock.nowMicroseconds() + Int64(duration * 1_000_000))
+        }
+        try loop.register(device.fd, for: .readable) { _ in
+            events.removeAll(keepingCapacity: true)
+            if case .gone = device.read(into: &events) { stop() }
+            guard !events.isEmpty else { return }
+            let start = first ?? events[0].time.microseconds
+            first = start
+            let shifted = events.map { event -> InputEvent in
+                var copy = event
+                copy.time = EventTime(microseconds: event.time.microseconds - start)
+                return copy
+            }
+            let text = EvemuWriter.write(description: DeviceDescription(), events: shifted)
+            // Only the E: lines: the description went out first.
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).filter { $0.hasPrefix("E:") }
+            StandardStreams.write(Array((lines.joined(separator: "\n") + "\n").utf8), to: output)
+            count += events.count
+        }
+        try loop.run()
+        _ = signals
+        _ = timer
+        return count
+    }
+}
+
+/// `touchd describe FILE`: what a recording holds.
+public enum DescribeCommand {
+    public static func run(_ arguments: [String]) -> Int32 {
+        guard let file = arguments.first, arguments.count <= 3 else {
+            StderrLogHandler().write("usage: touchd describe FILE [--desc FILE]")
+            return 2
+        }
+        do {
+            let descPath = arguments.firstIndex(of: "--desc").flatMap {
+                $0 + 1 < arguments.count ? arguments[$0 + 1] : nil
+            }
+            let recording = try RecordingLoader.load(path: file, descriptionPath: descPath)
+            let summary = try ReplayEngine(recording: recording, settings: ReplayEngine.Settings()).run { _ in }
+            StandardStreams.write(
+                Array((summary.report(file: file, recording: recording).joined(separator: "\n") + "\n").utf8), to: 1)
+            return 0
+        } catch {
+            StderrLogHandler().write("touchd describe: \(error)")
+            return 1
+        }
+    }
+}
