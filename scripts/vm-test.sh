@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Runs the daemon on a real Linux kernel with uinput (../shared/vm/vmrun.sh, qemu): a touchscreen created and
-# driven by Debian's evemu-tools, once with udevd and once without (Tests/vm/guest-daemon.sh).
+# Runs touchd on a real Linux kernel with uinput (../shared/vm/vmrun.sh, qemu), touchscreens created and driven
+# by Debian's evemu-tools: the daemon once without and once with udevd (Tests/vm/guest-daemon.sh), then the
+# deployment: udev rule, list-devices, sd_notify and socket activation, record and replay round trip
+# (Tests/vm/guest-deploy.sh).
 # Skips, saying so, where the VM harness is absent (a user's checkout).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -9,21 +11,38 @@ if [ ! -x "$VMRUN" ] && [ ! -f "$VMRUN" ]; then
     echo "vm-test: $VMRUN not found: real-kernel tests skipped"
     exit 0
 fi
+command -v gcc >/dev/null || {
+    sudo_cmd=(); [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+    DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends gcc libc6-dev >/dev/null
+}
 command -v evemu-device >/dev/null || {
     sudo_cmd=(); [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
     DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends evemu-tools >/dev/null
 }
 swift build -c release --static-swift-stdlib --product touchd 2>&1 | tail -n 1
 swift build -c release --static-swift-stdlib --product touchctl 2>&1 | tail -n 1
+HARNESS=$(mktemp -d /tmp/touchd-harness.XXXXXX)/notify-harness
+gcc -O2 -Wall -o "$HARNESS" Tests/vm/notify-harness.c
 OUT=${VM_OUT:-$(mktemp -d /tmp/touchd-vm.XXXXXX)}
 status=0
-for mode in plain udev; do
+# Three guests: the daemon without and with udevd, then the deployment (units, rules, tools) with udevd.
+STAGE=$(mktemp -d /tmp/touchd-stage.XXXXXX)
+cp -r config/demo "$STAGE/demo"
+cp -r config "$STAGE/config"
+cp -r systemd "$STAGE/systemd"
+for mode in plain udev deploy; do
     extra=()
-    [ "$mode" = udev ] && extra=(--udev)
+    [ "$mode" != plain ] && extra=(--udev)
+    script=/vm/guest-daemon.sh
+    files=(-f "$(pwd)/config/demo:/touchd")
+    if [ "$mode" = deploy ]; then
+        script=/vm/guest-deploy.sh
+        files=(-f "$STAGE:/touchd")
+    fi
     echo "---- real kernel, $mode"
     if bash "$VMRUN" -q -t 300 -o "$OUT/$mode" "${extra[@]}" \
-        -b "$(pwd)/.build/release/touchd" -b "$(pwd)/.build/release/touchctl" -b evemu-device -b evemu-play \
-        -f "$(pwd)/Tests/vm:/vm" -f "$(pwd)/config/demo:/touchd" -- /vm/guest-daemon.sh "$mode"; then
+        -b "$(pwd)/.build/release/touchd" -b "$(pwd)/.build/release/touchctl" -b "$HARNESS" -b evemu-device -b evemu-play \
+        -f "$(pwd)/Tests/vm:/vm" "${files[@]}" -- "$script" "$mode"; then
         grep -E '^(PASS|FAIL)' "$OUT/$mode/stdout" || true
     else
         status=1

@@ -52,6 +52,7 @@ public final class Daemon {
     var sceneWatch: SceneFileWatch?
     var sceneSettle: LoopTimer?
     var watchdog: LoopTimer?
+    var ready = false
     /// The listening socket came from systemd (touchd.socket): it is not ours to remove.
     var socketActivated = false
     /// Scratch buffers, reused so the per-event path does not allocate.
@@ -125,6 +126,7 @@ public final class Daemon {
         }
         // Devices are open and the socket listens: only now is touchd ready.
         Systemd.notify("READY=1\n" + statusLine)
+        ready = true
         onReady?()
         try loop.run()
         shutdown()
@@ -183,7 +185,11 @@ public final class Daemon {
         "STATUS=\(sources.count) device(s), \(clients.count) client(s), scene version \(sceneVersion)"
     }
 
-    func reportStatus() { Systemd.notify(statusLine) }
+    /// STATUS= updates start after READY=1: before it, systemd shows "activating" and READY carries the status.
+    func reportStatus() {
+        guard ready else { return }
+        Systemd.notify(statusLine)
+    }
 
     func shutdown() {
         Systemd.notify("STOPPING=1")

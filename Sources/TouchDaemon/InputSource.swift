@@ -24,8 +24,11 @@ final class InputSource {
         self.mappingSettings = mappingSettings
         var settings = mappingSettings
         settings.outputSize = sceneSize
+        // Finger ids unique across devices: each device counts in its own range (2^24 touches each).
+        var decoderOptions = TouchDecoder.Options()
+        decoderOptions.firstFingerID = UInt32(tag.index) << 24 + 1
         pipeline = TouchPipeline(
-            decoder: TouchDecoder(description: description),
+            decoder: TouchDecoder(description: description, options: decoderOptions),
             mapping: try CoordinateMapping(device: description, settings: settings))
     }
 
