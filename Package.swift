@@ -61,6 +61,15 @@ let package = Package(
         .executableTarget(name: "touchd", dependencies: ["TouchdCLI"]),
         .executableTarget(name: "touchctl", dependencies: ["TouchClient", "TouchJSON"]),
 
+        // Benchmarks (issue 6): release builds, printed figures; CAllocCounter counts heap allocations.
+        .target(name: "CAllocCounter"),
+        .executableTarget(
+            name: "touchd-bench",
+            dependencies: [
+                "CAllocCounter", "TouchCore", "TouchFormats", "TouchScene", "TouchProtocol", "TouchJSON", "TouchClient",
+                "TouchPosix",
+            ]),
+
         // Tests.
         .target(name: "TouchTestKit", dependencies: ["TouchCore", "TouchFormats"]),
         .testTarget(name: "TouchCoreTests", dependencies: ["TouchCore", "TouchTestKit"]),

@@ -182,26 +182,30 @@ public final class TouchClient {
         return pending.removeFirst()
     }
 
-    private static func strings(_ key: String, _ values: [String], into writer: inout JSONWriter) {
+    private static func strings(_ key: StaticString, _ values: [String], into writer: inout JSONWriter) {
         writer.beginArray(key)
         for value in values { writer.element(value) }
         writer.endArray()
     }
 }
 
-/// Newline framing for the client side (the daemon's lines are trusted to be reasonable).
+/// Newline framing for the client side: lines are cut out of each read whole, not byte by byte.
 struct LineFramerLite {
     private var partial: [UInt8] = []
 
     mutating func append(_ bytes: ArraySlice<UInt8>, into lines: inout [[UInt8]]) {
-        for byte in bytes {
-            if byte == UInt8(ascii: "\n") {
-                if !partial.isEmpty { lines.append(partial) }
-                partial.removeAll(keepingCapacity: true)
+        var start = bytes.startIndex
+        while let newline = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) {
+            if partial.isEmpty {
+                if newline > start { lines.append(Array(bytes[start..<newline])) }
             } else {
-                partial.append(byte)
+                partial.append(contentsOf: bytes[start..<newline])
+                lines.append(partial)
+                partial.removeAll(keepingCapacity: true)
             }
+            start = newline + 1
         }
+        if start < bytes.endIndex { partial.append(contentsOf: bytes[start...]) }
     }
 }
 

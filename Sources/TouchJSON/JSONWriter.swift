@@ -23,7 +23,7 @@ public struct JSONWriter {
         needsComma.removeLast()
     }
 
-    public mutating func beginArray(_ key: String) {
+    public mutating func beginArray(_ key: StaticString) {
         self.key(key)
         markValue()
         bytes.append(UInt8(ascii: "["))
@@ -43,41 +43,52 @@ public struct JSONWriter {
 
     public mutating func newline() { bytes.append(UInt8(ascii: "\n")) }
 
-    public mutating func key(_ name: String) {
+    /// A key known at compile time (every key touchd writes): copied as it is, nothing to escape.
+    public mutating func key(_ name: StaticString) {
+        separator()
+        bytes.append(UInt8(ascii: "\""))
+        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
+        if !needsComma.isEmpty { needsComma[needsComma.count - 1] = false }
+    }
+
+    /// A key that comes from data (escaped as needed).
+    public mutating func key(string name: String) {
         separator()
         appendString(name)
         bytes.append(UInt8(ascii: ":"))
         if !needsComma.isEmpty { needsComma[needsComma.count - 1] = false }
     }
 
-    public mutating func field(_ name: String, _ value: String) {
+    public mutating func field(_ name: StaticString, _ value: String) {
         key(name)
         stringValue(value)
     }
 
-    public mutating func field(_ name: String, _ value: Int64) {
+    public mutating func field(_ name: StaticString, _ value: Int64) {
         key(name)
         appendInteger(value)
     }
 
-    public mutating func field(_ name: String, _ value: Int) { field(name, Int64(value)) }
+    public mutating func field(_ name: StaticString, _ value: Int) { field(name, Int64(value)) }
 
-    public mutating func field(_ name: String, _ value: Int32) { field(name, Int64(value)) }
+    public mutating func field(_ name: StaticString, _ value: Int32) { field(name, Int64(value)) }
 
-    public mutating func field(_ name: String, _ value: UInt32) { field(name, Int64(value)) }
+    public mutating func field(_ name: StaticString, _ value: UInt32) { field(name, Int64(value)) }
 
-    public mutating func field(_ name: String, _ value: Bool) {
+    public mutating func field(_ name: StaticString, _ value: Bool) {
         key(name)
         appendLiteral(value ? "true" : "false")
     }
 
     /// A double with at most `decimals` fractional digits (rounded half away from zero).
-    public mutating func field(_ name: String, _ value: Double, decimals: Int = 2) {
+    public mutating func field(_ name: StaticString, _ value: Double, decimals: Int = 2) {
         key(name)
         appendDouble(value, decimals: decimals)
     }
 
-    public mutating func nullField(_ name: String) {
+    public mutating func nullField(_ name: StaticString) {
         key(name)
         appendLiteral("null")
     }
@@ -98,8 +109,15 @@ public struct JSONWriter {
         appendDouble(value, decimals: decimals)
     }
 
+    /// Already-encoded JSON under a key that comes from data.
+    public mutating func rawField(string name: String, _ json: [UInt8]) {
+        key(string: name)
+        bytes.append(contentsOf: json)
+        markValue()
+    }
+
     /// Inserts already-encoded JSON as a value.
-    public mutating func rawField(_ name: String, _ json: [UInt8]) {
+    public mutating func rawField(_ name: StaticString, _ json: [UInt8]) {
         key(name)
         bytes.append(contentsOf: json)
         markValue()
@@ -135,6 +153,21 @@ public struct JSONWriter {
     }
 
     private mutating func appendString(_ value: String) {
+        var text = value
+        // Fast path: nothing to escape (nearly every key and value), one copy of the UTF-8 bytes.
+        let copied = text.withUTF8 { buffer -> Bool in
+            for byte in buffer where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                return false
+            }
+            bytes.append(UInt8(ascii: "\""))
+            bytes.append(contentsOf: buffer)
+            bytes.append(UInt8(ascii: "\""))
+            return true
+        }
+        if !copied { appendEscaped(value) }
+    }
+
+    private mutating func appendEscaped(_ value: String) {
         bytes.append(UInt8(ascii: "\""))
         for byte in value.utf8 {
             switch byte {
@@ -155,57 +188,70 @@ public struct JSONWriter {
         bytes.append(UInt8(ascii: "\""))
     }
 
+    /// Digits built right to left in a stack buffer, then appended at once.
     public static func appendInteger(_ value: Int64, to bytes: inout [UInt8]) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
-        var digits:
-            (
-                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8
-            ) =
-                (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { buffer in
+        var buffer: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        withUnsafeMutableBytes(of: &buffer) { raw in
+            var position = raw.count
+            var magnitude = value.magnitude
             repeat {
-                buffer[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                position -= 1
+                raw[position] = UInt8(ascii: "0") + UInt8(magnitude % 10)
                 magnitude /= 10
-                count += 1
             } while magnitude > 0
-            for index in stride(from: count - 1, through: 0, by: -1) { bytes.append(buffer[index]) }
+            if value < 0 {
+                position -= 1
+                raw[position] = UInt8(ascii: "-")
+            }
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[position...]))
         }
     }
 
+    /// Fixed point with at most `decimals` digits, trailing zeros dropped: `12.5`, `-3`, `0.05`.
     public static func appendDouble(_ value: Double, decimals: Int, to bytes: inout [UInt8]) {
         guard value.isFinite else {
             bytes.append(contentsOf: Array("null".utf8))
             return
         }
+        let places = max(0, min(decimals, 9))
         var scale: Int64 = 1
-        for _ in 0..<max(0, min(decimals, 9)) { scale *= 10 }
+        for _ in 0..<places { scale *= 10 }
         let scaled = (value * Double(scale)).rounded(.toNearestOrAwayFromZero)
         guard abs(scaled) < 9.0e18 else {
             appendInteger(Int64(value.rounded()), to: &bytes)
             return
         }
-        var fixed = Int64(scaled)
-        if fixed < 0 {
-            bytes.append(UInt8(ascii: "-"))
-            fixed = -fixed
-        }
-        appendInteger(fixed / scale, to: &bytes)
-        var fraction = fixed % scale
-        guard fraction != 0 else { return }
-        var width = decimals
-        while fraction % 10 == 0 {
+        let fixed = Int64(scaled)
+        var whole = fixed.magnitude / UInt64(scale)
+        var fraction = fixed.magnitude % UInt64(scale)
+        var width = places
+        while width > 0 && fraction % 10 == 0 && fraction != 0 {
             fraction /= 10
             width -= 1
         }
-        bytes.append(UInt8(ascii: "."))
-        var divisor: Int64 = 1
-        for _ in 1..<max(1, width) { divisor *= 10 }
-        while divisor > 0 {
-            bytes.append(UInt8(ascii: "0") + UInt8(fraction / divisor % 10))
-            divisor /= 10
+        if fraction == 0 { width = 0 }
+        var buffer: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &buffer) { raw in
+            var position = raw.count
+            for _ in 0..<width {
+                position -= 1
+                raw[position] = UInt8(ascii: "0") + UInt8(fraction % 10)
+                fraction /= 10
+            }
+            if width > 0 {
+                position -= 1
+                raw[position] = UInt8(ascii: ".")
+            }
+            repeat {
+                position -= 1
+                raw[position] = UInt8(ascii: "0") + UInt8(whole % 10)
+                whole /= 10
+            } while whole > 0
+            if fixed < 0 {
+                position -= 1
+                raw[position] = UInt8(ascii: "-")
+            }
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[position...]))
         }
     }
 }

@@ -138,7 +138,7 @@ public enum SceneEncoder {
         writer.endObject()
     }
 
-    private static func rect(_ key: String, _ rect: Rect, into writer: inout JSONWriter) {
+    private static func rect(_ key: StaticString, _ rect: Rect, into writer: inout JSONWriter) {
         writer.beginArray(key)
         for value in [rect.x, rect.y, rect.width, rect.height] { writer.element(value, decimals: 4) }
         writer.endArray()

@@ -204,7 +204,7 @@ case "region":
                 writer.field("region", rest[1])
                 writer.key("set")
                 writer.beginObject()
-                for (key, value) in fields { writer.rawField(key, value) }
+                for (key, value) in fields { writer.rawField(string: key, value) }
                 writer.endObject()
             }
             check(reply)

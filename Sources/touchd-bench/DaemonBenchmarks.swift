@@ -1,0 +1,176 @@
+import Foundation
+import Synchronization
+import TouchClient
+import TouchCore
+import TouchFormats
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Benchmarks 4 and 5: the daemon as a process, with real socket clients.
+enum DaemonBenchmarks {
+    struct FanOut {
+        var clients: Int
+        var expected: Int
+        var received: Int
+        var latencyP50: Double
+        var latencyP99: Double
+        var cpuPercent: Double
+    }
+
+    struct Idle {
+        var seconds: Double
+        var wakeups: Int
+        var rssKilobytes: Int
+    }
+
+    /// A daemon process in a scratch directory.
+    final class DaemonRun {
+        let process = Process()
+        let directory: String
+        let socket: String
+
+        init(touchd: String, arguments: [String], config: String) throws {
+            directory = NSTemporaryDirectory() + "touchd-bench-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            socket = directory + "/touchd.sock"
+            try config.write(toFile: directory + "/config.json", atomically: true, encoding: .utf8)
+            process.executableURL = URL(fileURLWithPath: touchd)
+            process.arguments =
+                ["run", "--socket", socket, "--config", directory + "/config.json", "--log-level", "warning"]
+                + arguments
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            for _ in 0..<500 where !FileManager.default.fileExists(atPath: socket) { usleep(10_000) }
+        }
+
+        /// utime + stime in clock ticks.
+        var cpuTicks: Int {
+            guard let stat = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { return 0 }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return (Int(fields[11]) ?? 0) + (Int(fields[12]) ?? 0)  // fields 14 and 15 of stat(5)
+        }
+
+        func status(_ key: String) -> Int {
+            guard
+                let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
+                let line = status.split(separator: "\n").first(where: { $0.hasPrefix(key + ":") })
+            else { return 0 }
+            return Int(
+                line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.map {
+                    $0.trimmingCharacters(in: .whitespaces)
+                } ?? "") ?? 0
+        }
+
+        func stop() {
+            if process.isRunning {
+                process.terminate()
+                process.waitUntilExit()
+            }
+            try? FileManager.default.removeItem(atPath: directory)
+        }
+    }
+
+    static func writeRecording(_ recording: Recording, to path: String) throws {
+        try EvemuWriter.write(description: recording.description, events: recording.events).write(
+            toFile: path, atomically: true, encoding: .utf8)
+    }
+
+    /// Benchmark 4: 10 fingers at `rate` Hz replayed as a device, `clients` subscribers of touch events.
+    static func fanOut(touchd: String, clients: Int, rate: Int, seconds: Double) throws -> FanOut {
+        let recording = BenchRecordings.tenFingers(rate: rate, seconds: seconds)
+        let file = NSTemporaryDirectory() + "touchd-bench-fingers-\(getpid()).evemu"
+        try writeRecording(recording, to: file)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let scene = NSTemporaryDirectory() + "touchd-bench-scene-\(getpid()).json"
+        try #"{"size": [1920, 1080], "regions": [{"id": "all", "frame": [0, 0, 1920, 1080]}]}"#.write(
+            toFile: scene, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: scene) }
+        // What arrives if nothing is lost: every down, move and up.
+        let fingerFrames = Int(Double(rate) * seconds)
+        let expected = 10 * fingerFrames + 10
+        let daemon = try DaemonRun(
+            touchd: touchd, arguments: ["--replay", file, "--scene", scene, "--replay-waits", "\(clients)"],
+            config: #"{"clients": {"max": 1000, "queueBytes": 16777216}}"#)
+        defer { daemon.stop() }
+
+        let results = Mutex<(received: Int, latencies: [Double])>((0, []))
+        let done = DispatchGroup()
+        let socket = daemon.socket
+        let cpuBefore = daemon.cpuTicks
+        let wallStart = Measure.nanoseconds()
+        for _ in 0..<clients {
+            done.enter()
+            Thread.detachNewThread {
+                defer { done.leave() }
+                guard let client = try? TouchClient(path: socket, retry: .init(attempts: 50)),
+                    (try? client.subscribe(events: ["touch"]))?.ok == true
+                else { return }
+                var received = 0
+                var latencies: [Double] = []
+                latencies.reserveCapacity(expected)
+                while received < expected, let line = try? client.nextLine() {
+                    let now = Double(Measure.nanoseconds()) / 1000
+                    received += 1
+                    if let stamp = timeField(line) { latencies.append(now - Double(stamp)) }
+                }
+                results.withLock {
+                    $0.received += received
+                    $0.latencies += latencies
+                }
+            }
+        }
+        _ = done.wait(timeout: .now() + seconds * 4 + 20)
+        let wall = Double(Measure.nanoseconds() - wallStart) / 1e9
+        let ticks = daemon.cpuTicks - cpuBefore
+        let hertz = Double(sysconf(Int32(_SC_CLK_TCK)))
+        return results.withLock { state in
+            let sorted = state.latencies.sorted()
+            return FanOut(
+                clients: clients, expected: expected * clients, received: state.received,
+                latencyP50: Measure.percentile(sorted, 50), latencyP99: Measure.percentile(sorted, 99),
+                cpuPercent: Double(ticks) / hertz / wall * 100)
+        }
+    }
+
+    /// `"time_us":N` without a JSON parser: the benchmark client must not be the bottleneck.
+    static func timeField(_ line: [UInt8]) -> Int64? {
+        let key = Array("\"time_us\":".utf8)
+        guard line.count > key.count else { return nil }
+        var index = 0
+        while index + key.count <= line.count {
+            if line[index] == key[0] && Array(line[index..<(index + key.count)]) == key {
+                var value: Int64 = 0
+                var position = index + key.count
+                while position < line.count, line[position] >= 48, line[position] <= 57 {
+                    value = value * 10 + Int64(line[position] - 48)
+                    position += 1
+                }
+                return value
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    /// Benchmark 5: a device (a replay that waits for 100 subscribers, so it never plays), two idle clients.
+    static func idle(touchd: String, recording: String, seconds: Double) throws -> Idle {
+        let daemon = try DaemonRun(
+            touchd: touchd, arguments: ["--replay", recording, "--replay-waits", "100"], config: "{}")
+        defer { daemon.stop() }
+        let first = try TouchClient(path: daemon.socket, retry: .init(attempts: 50))
+        let second = try TouchClient(path: daemon.socket, retry: .init(attempts: 50))
+        _ = try first.subscribe()
+        _ = try second.subscribe()
+        usleep(200_000)
+        let before = daemon.status("voluntary_ctxt_switches") + daemon.status("nonvoluntary_ctxt_switches")
+        usleep(useconds_t(seconds * 1_000_000))
+        let after = daemon.status("voluntary_ctxt_switches") + daemon.status("nonvoluntary_ctxt_switches")
+        let rss = daemon.status("VmRSS")
+        _ = (first, second)
+        return Idle(seconds: seconds, wakeups: after - before, rssKilobytes: rss)
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import TouchCore
+import TouchFormats
+import TouchJSON
+import TouchProtocol
+import TouchScene
+
+/// Benchmarks 1 and 2: the offline pipeline from file to NDJSON, and the decoder alone.
+enum PipelineBenchmarks {
+    /// Benchmark 1: parse + decode + dispatch through a 50-region scene + NDJSON encode, from the file's bytes.
+    static func pipeline(file: String, regions: Int) throws -> (events: Int, seconds: Double, outputBytes: Int) {
+        var factory = SceneFactory(seed: 7)
+        let scene = factory.scene(count: regions, width: 1920, height: 1080, gestures: true)
+        let start = Measure.nanoseconds()
+        let bytes = [UInt8](FileManager.default.contents(atPath: file) ?? Data())
+        let recording = try EvemuReader.parse(bytes, file: file)
+        let parsed = Measure.nanoseconds()
+        if ProcessInfo.processInfo.environment["TOUCHD_BENCH_BREAKDOWN"] != nil {
+            print("  read+parse \(Measure.format(Double(parsed - start) / 1e9, decimals: 3)) s")
+        }
+        var settings = CoordinateMapping.Settings()
+        settings.outputSize = (scene.width, scene.height)
+        var pipeline = TouchPipeline(
+            decoder: TouchDecoder(description: recording.description),
+            mapping: try CoordinateMapping(device: recording.description, settings: settings))
+        let dispatcher = Dispatcher(scene: scene)
+        let device = DeviceTag(index: 0, name: "bench")
+        var outputs: [PipelineOutput] = []
+        outputs.reserveCapacity(64)
+        var writer = JSONWriter(capacity: 1 << 20)
+        var outputBytes = 0
+        for event in recording.events {
+            pipeline.process(event, into: &outputs)
+            guard !outputs.isEmpty else { continue }
+            for output in outputs {
+                for dispatched in dispatcher.handle(output, device: device) {
+                    DispatchEventEncoder.encode(dispatched, into: &writer)
+                }
+            }
+            outputs.removeAll(keepingCapacity: true)
+            if writer.bytes.count > 1 << 19 {
+                outputBytes += writer.bytes.count
+                writer.reset()
+            }
+        }
+        outputBytes += writer.bytes.count
+        let seconds = Double(Measure.nanoseconds() - start) / 1e9
+        return (recording.events.count, seconds, outputBytes)
+    }
+
+    /// Benchmark 2: the decoder alone on raw input_event data (already in memory as bytes).
+    static func decoder(rawFile: String, description: DeviceDescription) throws
+        -> (events: Int, frames: Int, seconds: Double, allocationsPerFrame: Double)
+    {
+        let bytes = [UInt8](FileManager.default.contents(atPath: rawFile) ?? Data())
+        let events = try RawEventReader.parse(bytes, file: rawFile)
+        var decoder = TouchDecoder(description: description)
+        var outputs: [DecoderOutput] = []
+        outputs.reserveCapacity(64)
+        // Warm up on the first tenth, so buffers reach their steady size; then count.
+        let warm = events.count / 10
+        for event in events[0..<warm] {
+            decoder.process(event, into: &outputs)
+            outputs.removeAll(keepingCapacity: true)
+        }
+        var frames = 0
+        let allocationsBefore = Measure.allocations()
+        let start = Measure.nanoseconds()
+        for event in events[warm...] {
+            decoder.process(event, into: &outputs)
+            if event.isSynReport { frames += 1 }
+            outputs.removeAll(keepingCapacity: true)
+        }
+        let seconds = Double(Measure.nanoseconds() - start) / 1e9
+        let allocations = Measure.allocations() - allocationsBefore
+        return (events.count - warm, frames, seconds, Double(allocations) / Double(max(frames, 1)))
+    }
+}
+
+/// Benchmark 3: hit tests with the grid index against the plain scan.
+enum HitTestBenchmark {
+    struct Result {
+        var regions: Int
+        var gridP50: Double
+        var gridP99: Double
+        var scanP50: Double
+        var scanP99: Double
+    }
+
+    static func run(regions: Int, queries: Int) -> Result {
+        var factory = SceneFactory(seed: UInt64(regions))
+        let index = SceneIndex(scene: factory.scene(count: regions, width: 1920, height: 1080))
+        var points: [Point] = []
+        for _ in 0..<queries { points.append(Point(x: factory.double(0...1919.9), y: factory.double(0...1079.9))) }
+        // The cost of reading the clock, subtracted from each timing.
+        var overheads: [Double] = []
+        for _ in 0..<1000 {
+            let a = Measure.nanoseconds()
+            overheads.append(Double(Measure.nanoseconds() - a))
+        }
+        let overhead = Measure.percentile(overheads.sorted(), 50)
+        func time(_ body: (Point) -> Int?) -> [Double] {
+            var timings: [Double] = []
+            timings.reserveCapacity(points.count)
+            var sink = 0
+            for point in points {
+                let start = Measure.nanoseconds()
+                sink &+= body(point) ?? -1
+                timings.append(max(0, Double(Measure.nanoseconds() - start) - overhead))
+            }
+            if sink == Int.min { print(sink) }  // keeps the work from being optimised away
+            return timings.sorted()
+        }
+        let grid = time { index.hitTest($0) }
+        let scan = time { index.linearHitTest($0) }
+        return Result(
+            regions: regions, gridP50: Measure.percentile(grid, 50), gridP99: Measure.percentile(grid, 99),
+            scanP50: Measure.percentile(scan, 50), scanP99: Measure.percentile(scan, 99))
+    }
+}

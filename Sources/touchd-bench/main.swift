@@ -1,0 +1,82 @@
+import Foundation
+import TouchCore
+import TouchFormats
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// touchd-bench: the benchmarks of docs/performance.md. Build in release mode; scripts/bench.sh runs them all.
+///
+///     touchd-bench make-looped OUT.evemu OUT.raw EVENTS RECORDING...
+///     touchd-bench pipeline FILE.evemu [REGIONS]
+///     touchd-bench decoder FILE.raw DESCRIPTION.evemu
+///     touchd-bench hittest [QUERIES]
+///     touchd-bench fanout TOUCHD CLIENTS [RATE SECONDS]
+///     touchd-bench idle TOUCHD RECORDING [SECONDS]
+let arguments = Array(CommandLine.arguments.dropFirst())
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+    exit(2)
+}
+
+func number(_ index: Int, default fallback: Double) -> Double {
+    index < arguments.count ? Double(arguments[index]) ?? fallback : fallback
+}
+
+do {
+    switch arguments.first {
+    case "make-looped":
+        guard arguments.count >= 5, let count = Int(arguments[3]) else {
+            fail("make-looped OUT.evemu OUT.raw EVENTS RECORDING...")
+        }
+        let recording = try BenchRecordings.looped(Array(arguments[4...]), minimumEvents: count)
+        try EvemuWriter.write(description: recording.description, events: recording.events).write(
+            toFile: arguments[1], atomically: true, encoding: .utf8)
+        _ = FileManager.default.createFile(atPath: arguments[2], contents: Data(RawEventReader.write(recording.events)))
+        print("wrote \(recording.events.count) events")
+    case "pipeline":
+        guard arguments.count >= 2 else { fail("pipeline FILE.evemu [REGIONS]") }
+        let result = try PipelineBenchmarks.pipeline(file: arguments[1], regions: Int(number(2, default: 50)))
+        print(
+            "pipeline \(result.events) events \(Measure.format(result.seconds, decimals: 4)) s \(Measure.format(Double(result.events) / result.seconds, decimals: 0)) events/s \(result.outputBytes) bytes"
+        )
+    case "decoder":
+        guard arguments.count >= 3 else { fail("decoder FILE.raw DESCRIPTION.evemu") }
+        let description = try RecordingLoader.loadDescription(arguments[2])
+        let result = try PipelineBenchmarks.decoder(rawFile: arguments[1], description: description)
+        let rate = Double(result.events) / result.seconds
+        print(
+            "decoder \(result.events) events \(result.frames) frames \(Measure.format(rate, decimals: 0)) events/s \(Measure.format(1e9 / rate, decimals: 2)) ns/event \(Measure.format(result.allocationsPerFrame, decimals: 3)) allocations/frame"
+        )
+    case "hittest":
+        let queries = Int(number(1, default: 20000))
+        for regions in [10, 100, 1000, 10000] {
+            let r = HitTestBenchmark.run(regions: regions, queries: queries)
+            print(
+                "hittest \(regions) regions grid p50 \(Measure.format(r.gridP50)) ns p99 \(Measure.format(r.gridP99)) ns scan p50 \(Measure.format(r.scanP50)) ns p99 \(Measure.format(r.scanP99)) ns speedup p99 \(Measure.format(r.scanP99 / max(r.gridP99, 1), decimals: 1))x"
+            )
+        }
+    case "fanout":
+        guard arguments.count >= 3, let clients = Int(arguments[2]) else {
+            fail("fanout TOUCHD CLIENTS [RATE SECONDS]")
+        }
+        let r = try DaemonBenchmarks.fanOut(
+            touchd: arguments[1], clients: clients, rate: Int(number(3, default: 240)), seconds: number(4, default: 5))
+        print(
+            "fanout \(clients) clients expected \(r.expected) received \(r.received) lost \(r.expected - r.received) latency p50 \(Measure.format(r.latencyP50)) us p99 \(Measure.format(r.latencyP99)) us cpu \(Measure.format(r.cpuPercent)) %"
+        )
+    case "idle":
+        guard arguments.count >= 3 else { fail("idle TOUCHD RECORDING [SECONDS]") }
+        let r = try DaemonBenchmarks.idle(
+            touchd: arguments[1], recording: arguments[2], seconds: number(3, default: 10))
+        print(
+            "idle \(Measure.format(r.seconds)) s wakeups \(r.wakeups) (\(Measure.format(Double(r.wakeups) / r.seconds, decimals: 2))/s) rss \(r.rssKilobytes) kB"
+        )
+    default:
+        fail("touchd-bench make-looped | pipeline | decoder | hittest | fanout | idle")
+    }
+} catch {
+    fail("touchd-bench: \(error)")
+}
