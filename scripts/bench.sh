@@ -2,10 +2,13 @@
 # The benchmarks of docs/performance.md, in release builds, printed as one table.
 #   scripts/bench.sh            full run (about 2 minutes here)
 #   scripts/bench.sh --smoke    seconds, small sizes, no thresholds: CI runs this so the benchmarks keep working
+#   scripts/bench.sh --live     also benchmark 6: touchd against libinput debug-events on a real kernel (qemu)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SMOKE=0
+LIVE=0
 [ "${1:-}" = "--smoke" ] && SMOKE=1
+[ "${1:-}" = "--live" ] && LIVE=1
 if ! pkg-config --exists evemu 2>/dev/null || ! command -v gcc >/dev/null; then
     sudo_cmd=(); [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
     DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends libevemu-dev gcc libc6-dev >/dev/null
@@ -58,6 +61,23 @@ done
 # 5. Idle.
 i=$("$BENCH" idle "$TOUCHD" "$(pwd)/config/demo/panel.evemu" "$IDLE_SECONDS")
 row "5. idle, 1 device, 2 clients, ${IDLE_SECONDS} s" "$(echo "$i" | awk '{printf "%s wake-ups %s, RSS %s kB", $5, $6, $8}')"
+
+# 6. Live, on a real kernel, against libinput (asked for with --live).
+if [ $LIVE = 1 ]; then
+    command -v evemu-device >/dev/null && [ -x /usr/libexec/libinput/libinput-debug-events ] || {
+        sudo_cmd=(); [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+        DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends evemu-tools libinput-tools >/dev/null
+    }
+    swift build -c release --static-swift-stdlib --product touchctl 2>&1 | tail -n 1
+    mkdir -p "$WORK/live"
+    "$BENCH" make-fingers "$WORK/live/fingers.evemu" 240 20 >/dev/null
+    echo '{"size": [1920, 1080], "regions": [{"id": "all", "frame": [0, 0, 1920, 1080], "gestures": ["drag", "pinch"]}]}' > "$WORK/live/scene.json"
+    bash ../shared/vm/vmrun.sh -q -t 400 -o "$WORK/live-out" --udev -b "$TOUCHD" -b "$(pwd)/.build/release/touchctl" \
+        -b /usr/libexec/libinput/libinput-debug-events -b evemu-device -b evemu-play -f /usr/share/libinput:/usr/share/libinput \
+        -f "$(pwd)/Tests/vm:/vm" -f "$WORK/live:/touchd" -- /vm/guest-libinput.sh >/dev/null
+    cpu=$(grep '^cpu' "$WORK/live-out/stdout")
+    row "6. live (qemu), 10 fingers x 240 Hz for 20 s" "$(echo "$cpu" | awk '{printf "CPU touchd %s ms, libinput %s ms, ratio %.2f", $3, $6, $3/$6}')"
+fi
 
 echo
 echo "touchd benchmarks ($( [ $SMOKE = 1 ] && echo smoke || echo full ) run, $(nproc) cores, $(date -u +%Y-%m-%d))"

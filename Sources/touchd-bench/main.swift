@@ -9,6 +9,7 @@ import TouchFormats
 /// touchd-bench: the benchmarks of docs/performance.md. Build in release mode; scripts/bench.sh runs them all.
 ///
 ///     touchd-bench make-looped OUT.evemu OUT.raw EVENTS RECORDING...
+///     touchd-bench make-fingers OUT.evemu RATE SECONDS
 ///     touchd-bench pipeline FILE.evemu [REGIONS]
 ///     touchd-bench decoder FILE.raw DESCRIPTION.evemu
 ///     touchd-bench hittest [QUERIES]
@@ -35,6 +36,16 @@ do {
         try EvemuWriter.write(description: recording.description, events: recording.events).write(
             toFile: arguments[1], atomically: true, encoding: .utf8)
         _ = FileManager.default.createFile(atPath: arguments[2], contents: Data(RawEventReader.write(recording.events)))
+        print("wrote \(recording.events.count) events")
+    case "make-fingers":
+        guard arguments.count >= 4, let rate = Int(arguments[2]), let seconds = Double(arguments[3]) else {
+            fail("make-fingers OUT.evemu RATE SECONDS")
+        }
+        let recording = BenchRecordings.tenFingers(rate: rate, seconds: seconds)
+        try EvemuWriter.write(
+            description: recording.description, events: recording.events, timeBase: .relativeToFirstEvent
+        )
+        .write(toFile: arguments[1], atomically: true, encoding: .utf8)
         print("wrote \(recording.events.count) events")
     case "pipeline":
         guard arguments.count >= 2 else { fail("pipeline FILE.evemu [REGIONS]") }
