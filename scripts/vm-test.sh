@@ -2,7 +2,7 @@
 # Runs touchd on a real Linux kernel with uinput (../shared/vm/vmrun.sh, qemu), touchscreens created and driven
 # by Debian's evemu-tools: the daemon once without and once with udevd (Tests/vm/guest-daemon.sh), then the
 # deployment: udev rule, list-devices, sd_notify and socket activation, record and replay round trip
-# (Tests/vm/guest-deploy.sh).
+# (Tests/vm/guest-deploy.sh), then faults: a real SYN_DROPPED, unplug mid-touch and replug (Tests/vm/guest-faults.sh).
 # Skips, saying so, where the VM harness is absent (a user's checkout).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,14 +30,24 @@ STAGE=$(mktemp -d /tmp/touchd-stage.XXXXXX)
 cp -r config/demo "$STAGE/demo"
 cp -r config "$STAGE/config"
 cp -r systemd "$STAGE/systemd"
-for mode in plain udev deploy; do
+# The faults guest: the Nexus 4 recording cut where three fingers are down (at a frame boundary past 55 %).
+FAULTS=$(mktemp -d /tmp/touchd-faults.XXXXXX)
+N4=../shared/recordings/xorg-integration-tests/touchscreens
+cp "$N4/n4.desc" "$FAULTS/"
+total=$(wc -l < "$N4/n4.events")
+cut=$(awk -v t="$total" 'NR > t * 0.55 && / 0000 0000 0000$/ { print NR; exit }' "$N4/n4.events")
+head -n "$cut" "$N4/n4.events" > "$FAULTS/n4-cut.events"
+for mode in plain udev deploy faults; do
     extra=()
-    [ "$mode" != plain ] && extra=(--udev)
+    if [ "$mode" = udev ] || [ "$mode" = deploy ]; then extra=(--udev); fi
     script=/vm/guest-daemon.sh
     files=(-f "$(pwd)/config/demo:/touchd")
     if [ "$mode" = deploy ]; then
         script=/vm/guest-deploy.sh
         files=(-f "$STAGE:/touchd")
+    elif [ "$mode" = faults ]; then
+        script=/vm/guest-faults.sh
+        files=(-f "$FAULTS:/touchd")
     fi
     echo "---- real kernel, $mode"
     if bash "$VMRUN" -q -t 300 -o "$OUT/$mode" "${extra[@]}" \
