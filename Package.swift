@@ -67,7 +67,7 @@ let package = Package(
             name: "touchd-bench",
             dependencies: [
                 "CAllocCounter", "TouchCore", "TouchFormats", "TouchScene", "TouchProtocol", "TouchJSON", "TouchClient",
-                "TouchPosix",
+                "TouchPosix", "TouchTestKit",
             ]),
 
         // Tests.

@@ -1,24 +1,17 @@
 import TouchCore
 import TouchGestures
 import TouchScene
+import TouchTestKit
 
 /// Deterministic random scenes for the hit-test and pipeline benchmarks.
 struct SceneFactory {
-    private var state: UInt64
+    private var random: SeededRandom
 
-    init(seed: UInt64) { state = seed &* 0x9E37_79B9_7F4A_7C15 }
+    init(seed: UInt64) { random = SeededRandom(seed: seed) }
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    mutating func next() -> UInt64 { random.next() }
 
-    mutating func double(_ range: ClosedRange<Double>) -> Double {
-        range.lowerBound + Double(next() >> 11) / Double(1 << 53) * (range.upperBound - range.lowerBound)
-    }
+    mutating func double(_ range: ClosedRange<Double>) -> Double { random.double(in: range) }
 
     /// `count` regions over width × height: groups of a parent with up to three nested levels below it.
     mutating func scene(count: Int, width: Double, height: Double, gestures: Bool = false) -> Scene {

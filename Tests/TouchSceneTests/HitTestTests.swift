@@ -1,6 +1,7 @@
 import Testing
 import TouchCore
 import TouchScene
+import TouchTestKit
 
 /// The seed scenario: squares of 100, 200, 300 units at (50,50), (75,75), (100,100), z 1, 2, 3, each touchable
 /// only in its centre half. Centre halves: square1 (75..125), square2 (125..225), square3 (175..325).
@@ -178,7 +179,7 @@ struct HitTestTests {
     @Test(
         "random nested scenes: grid index, linear scan and the recursive reference agree", arguments: [10, 100, 1000])
     func randomScenes(count: Int) {
-        var random = SplitMix(seed: UInt64(count))
+        var random = SeededRandom(seed: UInt64(count))
         var made = 0
         func makeRegion(depth: Int) -> Region {
             made += 1
@@ -219,24 +220,5 @@ struct HitTestTests {
             if expected != nil { hits += 1 }
         }
         #expect(hits > count / 5)  // the scenes are not empty space
-    }
-}
-
-/// A small deterministic generator, so random tests repeat exactly.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed &* 0x9E37_79B9_7F4A_7C15 }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func double(in range: ClosedRange<Double>) -> Double {
-        range.lowerBound + Double(next() >> 11) / Double(1 << 53) * (range.upperBound - range.lowerBound)
-    }
-    mutating func int(_ range: ClosedRange<Int>) -> Int {
-        range.lowerBound + Int(next() % UInt64(range.upperBound - range.lowerBound + 1))
     }
 }
