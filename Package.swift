@@ -11,6 +11,10 @@ let package = Package(
         .executable(name: "touchd", targets: ["touchd"]),
         .executable(name: "touchctl", targets: ["touchctl"]),
         .library(name: "TouchClient", targets: ["TouchClient"]),
+        // For the fuzz package (Tests/Fuzz), which builds these with -sanitize=fuzzer.
+        .library(name: "TouchJSON", targets: ["TouchJSON"]),
+        .library(name: "TouchTransport", targets: ["TouchTransport"]),
+        .library(name: "TouchDaemon", targets: ["TouchDaemon"]),
         .library(name: "TouchCore", targets: ["TouchCore"]),
         .library(name: "TouchFormats", targets: ["TouchFormats"]),
         .library(name: "TouchScene", targets: ["TouchScene"]),

@@ -11,6 +11,13 @@ public struct EventTime: Comparable, Hashable, Sendable, CustomStringConvertible
         self.microseconds = seconds * 1_000_000 + microseconds
     }
 
+    /// Seconds and microseconds from a file, or nil when they do not fit in 64-bit microseconds.
+    public static func checked(seconds: Int64, microseconds: Int64) -> EventTime? {
+        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000)
+        let (sum, overflow2) = scaled.addingReportingOverflow(microseconds)
+        return overflow || overflow2 ? nil : EventTime(microseconds: sum)
+    }
+
     public static let zero = EventTime(microseconds: 0)
 
     public var seconds: Double { Double(microseconds) / 1_000_000 }

@@ -1,3 +1,5 @@
+import TouchCore
+
 /// Byte-level helpers for the text readers: no Foundation strings on the per-event path.
 enum ASCII {
     static let newline = UInt8(ascii: "\n")
@@ -123,7 +125,9 @@ enum NumberParsing {
     /// `sec.usec` to microseconds; up to six fractional digits are significant, more are truncated.
     static func timestamp(_ field: ArraySlice<UInt8>) -> EventTimeValue? {
         guard let dot = field.firstIndex(of: ASCII.dot) else {
-            return decimal(field).map { $0 * 1_000_000 }
+            guard let seconds = decimal(field) else { return nil }
+            let (micros, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000)
+            return overflow ? nil : micros
         }
         guard let seconds = decimal(field[field.startIndex..<dot]), seconds >= 0 else { return nil }
         var micros: Int64 = 0
@@ -143,7 +147,8 @@ enum NumberParsing {
             micros *= 10
             digits += 1
         }
-        return seconds * 1_000_000 + micros
+        // Seconds beyond what 64-bit microseconds hold are a bad number, not a crash (found by fuzzing).
+        return EventTime.checked(seconds: seconds, microseconds: micros)?.microseconds
     }
 }
 

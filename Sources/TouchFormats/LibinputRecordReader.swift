@@ -48,10 +48,12 @@ public enum LibinputRecordReader {
                         .unknownCode, file: file, line: item.line, field: field,
                         "type \(numbers[2]) code \(numbers[3]) value \(numbers[4]) is not an evdev event")
                 }
-                events.append(
-                    InputEvent(
-                        time: EventTime(seconds: numbers[0], microseconds: numbers[1]), type: type, code: code,
-                        value: value))
+                guard let time = EventTime.checked(seconds: numbers[0], microseconds: numbers[1]) else {
+                    throw RecordingError(
+                        .badNumber, file: file, line: item.line, field: field,
+                        "time \(numbers[0]).\(numbers[1]) out of range")
+                }
+                events.append(InputEvent(time: time, type: type, code: code, value: value))
             }
         }
         return Recording(

@@ -14,6 +14,7 @@ public enum RawEventReader {
         }
         var events: [InputEvent] = []
         events.reserveCapacity(bytes.count / recordSize)
+        var badRecord: Int?
         bytes.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
@@ -22,11 +23,19 @@ public enum RawEventReader {
                 let type = UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 16, as: UInt16.self))
                 let code = UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 18, as: UInt16.self))
                 let value = Int32(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 20, as: Int32.self))
-                events.append(
-                    InputEvent(
-                        time: EventTime(seconds: seconds, microseconds: micros), type: type, code: code, value: value))
+                // A time beyond 64-bit microseconds is garbage, not a crash (found by fuzzing).
+                guard let time = EventTime.checked(seconds: seconds, microseconds: micros) else {
+                    badRecord = offset / recordSize + 1
+                    return
+                }
+                events.append(InputEvent(time: time, type: type, code: code, value: value))
                 offset += recordSize
             }
+        }
+        if let badRecord {
+            throw RecordingError(
+                .badNumber, file: file, line: badRecord, field: "input_event time",
+                "tv_sec/tv_usec out of range: not a 64-bit input_event dump?")
         }
         return events
     }

@@ -132,6 +132,10 @@ public struct JSONParser {
                         guard peek(UInt8(ascii: "u")) else { throw error("expected a low surrogate") }
                         position += 1
                         let low = try hex4()
+                        // Only a low surrogate completes the pair (an arbitrary \u here underflowed: fuzzing).
+                        guard (0xDC00...0xDFFF).contains(low) else {
+                            throw error("invalid low surrogate in \\u escape")
+                        }
                         code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
                     }
                     guard let scalar = Unicode.Scalar(code) else { throw error("invalid \\u escape") }

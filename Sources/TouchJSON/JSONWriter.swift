@@ -218,7 +218,8 @@ public struct JSONWriter {
         for _ in 0..<places { scale *= 10 }
         let scaled = (value * Double(scale)).rounded(.toNearestOrAwayFromZero)
         guard abs(scaled) < 9.0e18 else {
-            appendInteger(Int64(value.rounded()), to: &bytes)
+            // Too large for fixed point in 64 bits: Swift's shortest form ("7e+103") is valid JSON.
+            bytes.append(contentsOf: Array(String(value).utf8))
             return
         }
         let fixed = Int64(scaled)

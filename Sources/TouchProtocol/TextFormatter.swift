@@ -38,6 +38,7 @@ public enum TextFormatter {
 
     /// Two decimals, deterministic.
     public static func fixed(_ value: Double) -> String {
+        guard value.isFinite, abs(value) < 9.0e16 else { return String(value) }
         let hundredths = Int64((value * 100).rounded(.toNearestOrAwayFromZero))
         let sign = hundredths < 0 ? "-" : ""
         let magnitude = hundredths.magnitude

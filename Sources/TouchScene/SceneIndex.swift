@@ -192,20 +192,29 @@ public struct SceneIndex: Sendable {
         }
 
         func cell(for point: Point) -> Int? {
-            let column = Int((point.x / cellWidth).rounded(.down))
-            let row = Int((point.y / cellHeight).rounded(.down))
-            guard point.x.isFinite, point.y.isFinite, column >= 0, row >= 0, column < columns, row < rows else {
+            // Compare as doubles before converting: a huge coordinate must not reach Int(_:) (found by fuzzing).
+            let column = (point.x / cellWidth).rounded(.down)
+            let row = (point.y / cellHeight).rounded(.down)
+            guard column.isFinite, row.isFinite, column >= 0, row >= 0, column < Double(columns), row < Double(rows)
+            else {
                 return nil
             }
-            return row * columns + column
+            return Int(row) * columns + Int(column)
+        }
+
+        /// `value / size`, clamped to 0...last as a double first, so any finite or infinite input is safe.
+        private func clampedCell(_ value: Double, _ size: Double, last: Int) -> Int {
+            let position = (value / size).rounded(.down)
+            guard position.isFinite else { return position > 0 ? last : 0 }
+            return Int(min(max(position, 0), Double(last)))
         }
 
         /// Adds a node to every cell its bounds touch; callers insert in rank order, so lists stay sorted.
         mutating func insert(_ index: Int, covering bounds: Rect) {
-            let firstColumn = max(0, min(columns - 1, Int((bounds.minX / cellWidth).rounded(.down))))
-            let lastColumn = max(0, min(columns - 1, Int((bounds.maxX / cellWidth).rounded(.down))))
-            let firstRow = max(0, min(rows - 1, Int((bounds.minY / cellHeight).rounded(.down))))
-            let lastRow = max(0, min(rows - 1, Int((bounds.maxY / cellHeight).rounded(.down))))
+            let firstColumn = clampedCell(bounds.minX, cellWidth, last: columns - 1)
+            let lastColumn = clampedCell(bounds.maxX, cellWidth, last: columns - 1)
+            let firstRow = clampedCell(bounds.minY, cellHeight, last: rows - 1)
+            let lastRow = clampedCell(bounds.maxY, cellHeight, last: rows - 1)
             // An inset larger than the region leaves no area: nothing to index.
             guard bounds.width >= 0, bounds.height >= 0, bounds.maxX >= 0, bounds.maxY >= 0,
                 bounds.minX < cellWidth * Double(columns),

@@ -37,6 +37,8 @@ struct JSONTests {
             ("\"abc", 1, "unterminated string"),
             ("[1] x", 1, "unexpected text after the JSON value"),
             ("\n\n  tru", 3, "unexpected text, expected 'true'"),
+            (#""\uD96C\uABAC""#, 1, "invalid low surrogate in \\u escape"),
+            (#""\uD96C""#, 1, "invalid \\u escape"),
         ] as [(String, Int, String)])
     func syntaxErrors(text: String, line: Int, message: String) throws {
         let error = try #require(throws: JSONSyntaxError.self) { try JSONParser.parse(text) }
@@ -89,5 +91,22 @@ struct JSONTests {
         #expect(value["name"] == .string("quote \" backslash \\ newline \n tab \t bell \u{7}", line: 1))
         #expect(value["count"] == .number(-42, line: 1))
         #expect(value["list"] == .array([.number(1, line: 1), .string("two", line: 1)], line: 1))
+    }
+}
+
+@Suite("JSON writer: extreme numbers (fuzzing regressions)")
+struct ExtremeNumberTests {
+    @Test("doubles beyond fixed point are written in exponent form and parse back")
+    func huge() throws {
+        var writer = JSONWriter()
+        writer.beginArray()
+        writer.element(7e103)
+        writer.element(-1e300)
+        writer.element(Double.infinity)
+        writer.endArray()
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == "[7e+103,-1e+300,null]")
+        #expect(
+            try JSONParser.parse(writer.bytes)
+                == .array([.number(7e103, line: 1), .number(-1e300, line: 1), .null(line: 1)], line: 1))
     }
 }

@@ -222,3 +222,21 @@ struct HitTestTests {
         #expect(hits > count / 5)  // the scenes are not empty space
     }
 }
+
+@Suite("Hit testing: extreme geometry (fuzzing regressions)")
+struct ExtremeGeometryTests {
+    @Test("regions and points far outside any sane range are indexed and hit-tested without a trap")
+    func hugeCoordinates() throws {
+        let scene = try SceneLoader.parse(
+            #"{"size": [1280, 800], "regions": [{"id": "far", "frame": [7e103, 330, 400, 320]}, {"id": "wide", "frame": [-1e300, 0, 1e308, 10]}, {"id": "near", "frame": [0, 100, 100, 100]}]}"#,
+            file: "extreme.json")
+        let index = SceneIndex(scene: scene)
+        for point in [
+            Point(x: 50, y: 150), Point(x: 5, y: 5), Point(x: 1e200, y: 5), Point(x: -Double.infinity, y: 5),
+            Point(x: .nan, y: 1),
+        ] {
+            #expect(index.hitTest(point) == index.linearHitTest(point))
+        }
+        #expect(index.hitTest(Point(x: 50, y: 150)).map { index.nodes[$0].id } == "near")
+    }
+}

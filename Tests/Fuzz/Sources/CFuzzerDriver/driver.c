@@ -1,0 +1,1 @@
+// libFuzzer itself comes from -sanitize=fuzzer.

@@ -1,0 +1,8 @@
+// libFuzzer's entry point for programs with their own main (the Swift @main below).
+#ifndef TOUCHD_FUZZER_DRIVER_H
+#define TOUCHD_FUZZER_DRIVER_H
+#include <stddef.h>
+#include <stdint.h>
+typedef int (*touchd_fuzz_callback)(const uint8_t *data, size_t size);
+int LLVMFuzzerRunDriver(int *argc, char ***argv, touchd_fuzz_callback callback);
+#endif
