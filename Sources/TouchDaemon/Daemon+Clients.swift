@@ -218,7 +218,8 @@ extension Daemon {
 
     /// Encodes each event once and queues it for every subscriber whose filter admits it.
     func broadcast(_ events: [DispatchEvent]) {
-        guard !events.isEmpty, !clients.isEmpty else { return }
+        // Nothing to encode when nobody listens (clients that only made requests get no events).
+        guard !events.isEmpty, clients.values.contains(where: { $0.subscription != nil }) else { return }
         for event in events {
             writer.reset()
             DispatchEventEncoder.encode(event, into: &writer)

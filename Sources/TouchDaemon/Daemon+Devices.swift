@@ -60,8 +60,7 @@ extension Daemon {
         guard let source = sources[index] else { return }
         cancelTouches(of: index, at: EventTime(microseconds: MonotonicClock.nowMicroseconds()))
         if let token = source.loopToken { loop.deregister(token) }
-        source.evdev?.close()
-        source.evdev = nil
+        source.evdev = nil  // the device closes (and ungrabs) when released
         sources[index] = nil
         devices?.forget(source.node)
         logger.notice("\(source.node): \(reason); its touches were cancelled")

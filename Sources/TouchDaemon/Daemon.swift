@@ -208,7 +208,7 @@ public final class Daemon {
         loop.deregister(listenToken)
         Posix.close(listenFD)
         if !socketActivated { unlink(socketPath) }
-        for source in sources.values { source.evdev?.close() }
+        sources.removeAll()  // each EvdevDevice ungrabs and closes in its deinit
         devices?.stop()
         logger.notice("stopped")
     }

@@ -108,6 +108,4 @@ extension EvdevDevice: EvdevReading {
         case .gone: (nil, true)
         }
     }
-
-    func close() {}
 }

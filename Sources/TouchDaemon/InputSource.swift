@@ -54,5 +54,4 @@ protocol EvdevReading: AnyObject {
     /// Reads what is pending. `resync` is set when a SYN_DROPPED was resolved: the caller hands the snapshot to
     /// the pipeline. `gone` means the device was removed (ENODEV) or failed.
     func readEvents(into events: inout [InputEvent]) -> (resync: DeviceSnapshot?, gone: Bool)
-    func close()
 }

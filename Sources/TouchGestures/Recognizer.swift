@@ -110,8 +110,6 @@ public class Recognizer {
     func ended(_ sample: TouchSample) {}
     func timerFired(at time: EventTime) {}
 
-    func transition(to newState: GestureState) { state = newState }
-
     /// Reports an event; `began`/`changed`/`ended`/`cancelled` also set the state.
     func report(_ kind: GestureEventKind, at time: EventTime, configure: (inout GestureEvent) -> Void = { _ in }) {
         var event = GestureEvent(
