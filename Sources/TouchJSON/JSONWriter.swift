@@ -3,42 +3,46 @@
 /// integers as they are, doubles with a fixed number of decimals and trailing zeros removed.
 public struct JSONWriter {
     public private(set) var bytes: [UInt8] = []
-    private var needsComma: [Bool] = []
+    /// A value (scalar or closed container) was just written inside a container, so the next key or element needs
+    /// a comma. One flag is enough: opening a container or writing a key clears it, closing one sets it again
+    /// unless that was the top level, where objects follow each other without commas (NDJSON).
+    private var needsComma = false
+    private var depth = 0
 
     public init(capacity: Int = 256) { bytes.reserveCapacity(capacity) }
 
     public mutating func reset() {
         bytes.removeAll(keepingCapacity: true)
-        needsComma.removeAll(keepingCapacity: true)
+        needsComma = false
+        depth = 0
     }
 
     public mutating func beginObject() {
         separator()
         bytes.append(UInt8(ascii: "{"))
-        needsComma.append(false)
+        open()
     }
 
     public mutating func endObject() {
         bytes.append(UInt8(ascii: "}"))
-        needsComma.removeLast()
+        close()
     }
 
     public mutating func beginArray(_ key: StaticString) {
         self.key(key)
-        markValue()
         bytes.append(UInt8(ascii: "["))
-        needsComma.append(false)
+        open()
     }
 
     public mutating func beginArray() {
         separator()
         bytes.append(UInt8(ascii: "["))
-        needsComma.append(false)
+        open()
     }
 
     public mutating func endArray() {
         bytes.append(UInt8(ascii: "]"))
-        needsComma.removeLast()
+        close()
     }
 
     public mutating func newline() { bytes.append(UInt8(ascii: "\n")) }
@@ -50,7 +54,7 @@ public struct JSONWriter {
         name.withUTF8Buffer { bytes.append(contentsOf: $0) }
         bytes.append(UInt8(ascii: "\""))
         bytes.append(UInt8(ascii: ":"))
-        if !needsComma.isEmpty { needsComma[needsComma.count - 1] = false }
+        needsComma = false
     }
 
     /// A key that comes from data (escaped as needed).
@@ -58,7 +62,7 @@ public struct JSONWriter {
         separator()
         appendString(name)
         bytes.append(UInt8(ascii: ":"))
-        if !needsComma.isEmpty { needsComma[needsComma.count - 1] = false }
+        needsComma = false
     }
 
     public mutating func field(_ name: StaticString, _ value: String) {
@@ -129,12 +133,19 @@ public struct JSONWriter {
     }
 
     private mutating func separator() {
-        if let last = needsComma.last, last { bytes.append(UInt8(ascii: ",")) }
-        markValue()
+        if needsComma { bytes.append(UInt8(ascii: ",")) }
     }
 
-    private mutating func markValue() {
-        if !needsComma.isEmpty { needsComma[needsComma.count - 1] = true }
+    private mutating func markValue() { needsComma = depth > 0 }
+
+    private mutating func open() {
+        depth += 1
+        needsComma = false
+    }
+
+    private mutating func close() {
+        depth -= 1
+        needsComma = depth > 0
     }
 
     private mutating func appendLiteral(_ text: StaticString) {

@@ -70,6 +70,30 @@ struct JSONTests {
         #expect(throws: Never.self) { try JSONParser.parse(writer.bytes) }
     }
 
+    @Test("objects inside arrays are separated; top-level objects (NDJSON lines) are not")
+    func topLevelAndArraySeparators() {
+        var writer = JSONWriter()
+        for line in 0..<2 {
+            writer.beginObject()
+            writer.beginArray("r")
+            for index in 0..<2 {
+                writer.beginObject()
+                writer.field("i", Int64(line * 2 + index))
+                writer.beginArray("e")
+                writer.endArray()
+                writer.endObject()
+            }
+            writer.endArray()
+            writer.field("n", Int64(line))
+            writer.endObject()
+            writer.newline()
+        }
+        #expect(
+            String(decoding: writer.bytes, as: UTF8.self)
+                == "{\"r\":[{\"i\":0,\"e\":[]},{\"i\":1,\"e\":[]}],\"n\":0}\n"
+                + "{\"r\":[{\"i\":2,\"e\":[]},{\"i\":3,\"e\":[]}],\"n\":1}\n")
+    }
+
     @Test("the writer's output parses back to the same values; doubles are fixed-point and deterministic")
     func writerRoundTrip() throws {
         var writer = JSONWriter()
