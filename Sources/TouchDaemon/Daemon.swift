@@ -164,18 +164,30 @@ public final class Daemon {
             }
             unlink(socketPath)
         }
-        listenFD = touchd_unix_listen(socketPath, 64)
-        guard listenFD >= 0 else { throw SystemError("bind/listen", subject: socketPath) }
-        if let group = config.socket.group {
-            guard let entry = getgrnam(group) else {
-                throw SystemError("getgrnam", errno: ENOENT, subject: "socket group '\(group)'")
+        // Bound under a private name and renamed into place once its owner and mode are set: the path never
+        // exists with the mode the umask gave it, so no client can connect in between (and a client that waits
+        // for the file finds it ready).
+        let privatePath = "\(directory)/.touchd-\(getpid()).sock"
+        unlink(privatePath)
+        listenFD = touchd_unix_listen(privatePath, 64)
+        guard listenFD >= 0 else { throw SystemError("bind/listen", subject: privatePath) }
+        do {
+            if let group = config.socket.group {
+                guard let entry = getgrnam(group) else {
+                    throw SystemError("getgrnam", errno: ENOENT, subject: "socket group '\(group)'")
+                }
+                guard chown(privatePath, UInt32.max, entry.pointee.gr_gid) == 0 else {
+                    throw SystemError("chown", subject: privatePath)
+                }
             }
-            guard chown(socketPath, UInt32.max, entry.pointee.gr_gid) == 0 else {
-                throw SystemError("chown", subject: socketPath)
+            guard chmod(privatePath, mode_t(config.socket.mode)) == 0 else {
+                throw SystemError("chmod", subject: privatePath)
             }
-        }
-        guard chmod(socketPath, mode_t(config.socket.mode)) == 0 else {
-            throw SystemError("chmod", subject: socketPath)
+            guard rename(privatePath, socketPath) == 0 else { throw SystemError("rename", subject: socketPath) }
+        } catch {
+            Posix.close(listenFD)
+            unlink(privatePath)
+            throw error
         }
         listenToken = try loop.register(listenFD, for: .readable) { [unowned self] _ in acceptClients() }
     }
