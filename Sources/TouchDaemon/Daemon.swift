@@ -58,6 +58,7 @@ public final class Daemon {
     /// Scratch buffers, reused so the per-event path does not allocate.
     var eventBuffer: [InputEvent] = []
     var pipelineBuffer: [PipelineOutput] = []
+    var dispatchBuffer: [DispatchEvent] = []
     var writer = JSONWriter(capacity: 4096)
     /// Called once the sources are open and the socket listens, just after READY=1 goes to systemd.
     public var onReady: (() -> Void)?
@@ -78,6 +79,7 @@ public final class Daemon {
         dispatcher = Dispatcher(scene: scene, options: Dispatcher.Options(dropUnassigned: config.dropUnassigned))
         eventBuffer.reserveCapacity(256)
         pipelineBuffer.reserveCapacity(64)
+        dispatchBuffer.reserveCapacity(64)
     }
 
     static func loadScene(_ path: String) throws -> Scene {
@@ -242,7 +244,8 @@ public final class Daemon {
             replay = feeder
             if !eventBuffer.isEmpty { process(eventBuffer, from: index) }
         }
-        broadcast(dispatcher.advance(to: EventTime(microseconds: now)))
+        dispatcher.advance(to: EventTime(microseconds: now), into: &dispatchBuffer)
+        broadcastDispatched()
         flushClients()
         rearmTimer()
     }
@@ -278,9 +281,9 @@ public final class Daemon {
         for event in events {
             source.pipeline.process(event, into: &pipelineBuffer)
             guard !pipelineBuffer.isEmpty else { continue }
-            for output in pipelineBuffer { broadcast(dispatcher.handle(output, device: source.tag)) }
-            pipelineBuffer.removeAll(keepingCapacity: true)
+            dispatchPipelineBuffer(from: source.tag)
         }
+        broadcastDispatched()
         flushClients()
         rearmTimer()
     }
@@ -289,8 +292,8 @@ public final class Daemon {
         guard let source = sources[index] else { return }
         let now = EventTime(microseconds: MonotonicClock.nowMicroseconds())
         source.pipeline.resync(to: snapshot, at: now, into: &pipelineBuffer)
-        for output in pipelineBuffer { broadcast(dispatcher.handle(output, device: source.tag)) }
-        pipelineBuffer.removeAll(keepingCapacity: true)
+        dispatchPipelineBuffer(from: source.tag)
+        broadcastDispatched()
         logger.warning(
             "\(source.tag.name): events dropped by the kernel (SYN_DROPPED); resynchronised from the device state")
     }
@@ -298,7 +301,19 @@ public final class Daemon {
     func cancelTouches(of index: UInt16, at time: EventTime) {
         guard let source = sources[index] else { return }
         source.pipeline.cancelAll(at: time, into: &pipelineBuffer)
-        for output in pipelineBuffer { broadcast(dispatcher.handle(output, device: source.tag)) }
+        dispatchPipelineBuffer(from: source.tag)
+        broadcastDispatched()
+    }
+
+    /// Dispatches what the pipeline produced into `dispatchBuffer`; `broadcastDispatched` sends it out.
+    private func dispatchPipelineBuffer(from device: DeviceTag) {
+        for output in pipelineBuffer { dispatcher.handle(output, device: device, into: &dispatchBuffer) }
         pipelineBuffer.removeAll(keepingCapacity: true)
+    }
+
+    func broadcastDispatched() {
+        guard !dispatchBuffer.isEmpty else { return }
+        broadcast(dispatchBuffer)
+        dispatchBuffer.removeAll(keepingCapacity: true)
     }
 }

@@ -86,22 +86,35 @@ public final class Dispatcher {
         }
     }
 
-    /// Handles one pipeline output from `device`, after running every timer due before it.
-    public func handle(_ output: PipelineOutput, device: DeviceTag) -> [DispatchEvent] {
-        switch output {
-        case .finger(let mapped):
-            runTimers(upTo: mapped.event.time)
-            handleFinger(mapped, device: device)
-        case .frameEnd(let time):
-            out.append(.frame(device: device.name, time: time))
+    /// Handles one pipeline output from `device`, after running every timer due before it, and appends what it
+    /// dispatches to `events`. The caller owns the buffer, so the per-event path allocates nothing.
+    public func handle(_ output: PipelineOutput, device: DeviceTag, into events: inout [DispatchEvent]) {
+        writingOutput(into: &events) {
+            switch output {
+            case .finger(let mapped):
+                runTimers(upTo: mapped.event.time)
+                handleFinger(mapped, device: device)
+            case .frameEnd(let time):
+                out.append(.frame(device: device.name, time: time))
+            }
         }
-        return takeOutput()
     }
 
-    /// Runs timers (long press, tap windows, delayed touches) due at or before `time`.
+    public func handle(_ output: PipelineOutput, device: DeviceTag) -> [DispatchEvent] {
+        var events: [DispatchEvent] = []
+        handle(output, device: device, into: &events)
+        return events
+    }
+
+    /// Runs timers (long press, tap windows, delayed touches) due at or before `time`, appending to `events`.
+    public func advance(to time: EventTime, into events: inout [DispatchEvent]) {
+        writingOutput(into: &events) { runTimers(upTo: time) }
+    }
+
     public func advance(to time: EventTime) -> [DispatchEvent] {
-        runTimers(upTo: time)
-        return takeOutput()
+        var events: [DispatchEvent] = []
+        advance(to: time, into: &events)
+        return events
     }
 
     /// Installs a new scene. Fingers keep their regions where those still exist and can take touches; the others
@@ -415,5 +428,13 @@ public final class Dispatcher {
     private func takeOutput() -> [DispatchEvent] {
         defer { out.removeAll(keepingCapacity: true) }
         return out
+    }
+
+    /// Lends the caller's buffer to `out` for the duration of `body`: what the dispatcher appends lands after the
+    /// caller's events without an intermediate array.
+    private func writingOutput(into events: inout [DispatchEvent], _ body: () -> Void) {
+        swap(&out, &events)
+        body()
+        swap(&out, &events)
     }
 }

@@ -47,26 +47,28 @@ public struct ReplayEngine {
         var summary = ReplaySummary()
         var outputs: [PipelineOutput] = []
         outputs.reserveCapacity(32)
+        var dispatched: [DispatchEvent] = []
+        dispatched.reserveCapacity(32)
         var sink = OutputSink(format: settings.format, start: recording.events.first?.time ?? .zero)
         for event in recording.events {
             summary.note(event)
             if let pacer, event.isSynReport { pacer(event.time - sink.start) }
             if let dispatcher, dispatcher.nextDeadline.map({ $0 <= event.time }) == true {
-                sink.add(dispatcher.advance(to: event.time), summary: &summary, collect: settings.collectDispatched)
+                dispatcher.advance(to: event.time, into: &dispatched)
             }
             pipeline.process(event, into: &outputs)
-            guard !outputs.isEmpty else { continue }
+            guard !outputs.isEmpty || !dispatched.isEmpty else { continue }
             for output in outputs {
                 summary.note(output, live: pipeline.decoder.liveFingerCount)
                 if let dispatcher {
-                    sink.add(
-                        dispatcher.handle(output, device: device), summary: &summary,
-                        collect: settings.collectDispatched)
+                    dispatcher.handle(output, device: device, into: &dispatched)
                 } else {
                     sink.add(output, device: settings.deviceName)
                 }
             }
             outputs.removeAll(keepingCapacity: true)
+            sink.add(dispatched, summary: &summary, collect: settings.collectDispatched)
+            dispatched.removeAll(keepingCapacity: true)
             if sink.pending > 60 * 1024 || pacer != nil { write(sink.take()) }
         }
         if let dispatcher {

@@ -27,17 +27,17 @@ enum PipelineBenchmarks {
         let device = DeviceTag(index: 0, name: "bench")
         var outputs: [PipelineOutput] = []
         outputs.reserveCapacity(64)
+        var dispatched: [DispatchEvent] = []
+        dispatched.reserveCapacity(64)
         var writer = JSONWriter(capacity: 1 << 20)
         var outputBytes = 0
         for event in recording.events {
             pipeline.process(event, into: &outputs)
             guard !outputs.isEmpty else { continue }
-            for output in outputs {
-                for dispatched in dispatcher.handle(output, device: device) {
-                    DispatchEventEncoder.encode(dispatched, into: &writer)
-                }
-            }
+            for output in outputs { dispatcher.handle(output, device: device, into: &dispatched) }
+            for event in dispatched { DispatchEventEncoder.encode(event, into: &writer) }
             outputs.removeAll(keepingCapacity: true)
+            dispatched.removeAll(keepingCapacity: true)
             if writer.bytes.count > 1 << 19 {
                 outputBytes += writer.bytes.count
                 writer.reset()
