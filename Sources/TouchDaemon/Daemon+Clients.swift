@@ -1,5 +1,6 @@
 import CShims
-import Foundation
+import FoundationEssentials
+import Glibc
 import TouchCore
 import TouchJSON
 import TouchPosix

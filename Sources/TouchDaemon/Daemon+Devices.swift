@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import TouchCore
 import TouchDevice
 import TouchPosix
@@ -20,7 +21,7 @@ extension Daemon {
     func addDevice(_ device: EvdevDevice, settings: CoordinateMapping.Settings) {
         let index = nextDeviceIndex
         nextDeviceIndex += 1
-        let name = (device.node as NSString).lastPathComponent
+        let name = URL(fileURLWithPath: device.node).lastPathComponent
         let source: InputSource
         do {
             source = try InputSource(

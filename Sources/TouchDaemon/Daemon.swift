@@ -1,5 +1,6 @@
 import CShims
-import Foundation
+import FoundationEssentials
+import Glibc
 import TouchCore
 import TouchFormats
 import TouchJSON
@@ -155,7 +156,7 @@ public final class Daemon {
             listenToken = try loop.register(listenFD, for: .readable) { [unowned self] _ in acceptClients() }
             return
         }
-        let directory = (socketPath as NSString).deletingLastPathComponent
+        let directory = URL(fileURLWithPath: socketPath).deletingLastPathComponent().path
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         if FileManager.default.fileExists(atPath: socketPath) {
             // A socket file from an earlier run: reclaim it unless a daemon still answers there.

@@ -1,5 +1,6 @@
 import CShims
-import Foundation
+import FoundationEssentials
+import Glibc
 import TouchPosix
 
 /// Watches the scene file's directory with inotify, so an editor's save (write in place, or write and rename)

@@ -1,5 +1,6 @@
 import CUdev
-import Foundation
+import FoundationEssentials
+import Glibc
 import TouchPosix
 
 /// One input event node as libudev sees it.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import TouchCore
 
 /// Reads a recording file of any supported format and settles its device description: embedded in the file,

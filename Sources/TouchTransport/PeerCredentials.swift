@@ -1,5 +1,6 @@
 import CShims
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Who is on the other end of a Unix socket (SO_PEERCRED), with the supplementary groups from /proc, since
 /// SO_PEERCRED carries only the primary group.
@@ -25,8 +26,8 @@ public struct PeerCredentials: Equatable, Sendable {
         if let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
             let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Groups:") })
         {
-            for field in line.dropFirst("Groups:".count).split(separator: " ") {
-                if let group = UInt32(field.trimmingCharacters(in: .whitespaces)) { groups.insert(group) }
+            for field in line.dropFirst("Groups:".count).split(whereSeparator: { $0 == " " || $0 == "\t" }) {
+                if let group = UInt32(field) { groups.insert(group) }
             }
         }
         return PeerCredentials(pid: pid, uid: uid, gid: gid, groups: groups)

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import TouchCore
 import TouchDaemon
 import TouchDevice
@@ -146,7 +147,9 @@ public enum RecordCommand {
         }
         prompt += "Select the device event number [0-\(devices.count - 1)]: "
         StandardStreams.write(Array(prompt.utf8), to: 2)
-        guard let line = readLine(), let number = Int(line.trimmingCharacters(in: .whitespaces)) else {
+        guard let line = readLine(), case let fields = line.split(whereSeparator: \.isWhitespace), fields.count == 1,
+            let number = Int(fields[0])
+        else {
             throw ArgumentError.missingArgument("DEVICE")
         }
         return "/dev/input/event\(number)"
