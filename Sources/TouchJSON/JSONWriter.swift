@@ -2,58 +2,64 @@
 /// per-event output path allocates nothing once the buffer has grown. Numbers are printed deterministically:
 /// integers as they are, doubles with a fixed number of decimals and trailing zeros removed.
 public struct JSONWriter {
-    public private(set) var bytes: [UInt8] = []
+    private var buffer: ByteBuffer
     /// A value (scalar or closed container) was just written inside a container, so the next key or element needs
     /// a comma. One flag is enough: opening a container or writing a key clears it, closing one sets it again
     /// unless that was the top level, where objects follow each other without commas (NDJSON).
     private var needsComma = false
     private var depth = 0
 
-    public init(capacity: Int = 256) { bytes.reserveCapacity(capacity) }
+    public init(capacity: Int = 256) { buffer = ByteBuffer(capacity: capacity) }
+
+    /// A copy of what has been written.
+    public var bytes: [UInt8] { buffer.array }
+
+    public var count: Int { buffer.count }
+
+    public func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        try buffer.withUnsafeBytes(body)
+    }
 
     public mutating func reset() {
-        bytes.removeAll(keepingCapacity: true)
+        buffer.removeAll()
         needsComma = false
         depth = 0
     }
 
     public mutating func beginObject() {
         separator()
-        bytes.append(UInt8(ascii: "{"))
+        buffer.append(UInt8(ascii: "{"))
         open()
     }
 
     public mutating func endObject() {
-        bytes.append(UInt8(ascii: "}"))
+        buffer.append(UInt8(ascii: "}"))
         close()
     }
 
     public mutating func beginArray(_ key: StaticString) {
         self.key(key)
-        bytes.append(UInt8(ascii: "["))
+        buffer.append(UInt8(ascii: "["))
         open()
     }
 
     public mutating func beginArray() {
         separator()
-        bytes.append(UInt8(ascii: "["))
+        buffer.append(UInt8(ascii: "["))
         open()
     }
 
     public mutating func endArray() {
-        bytes.append(UInt8(ascii: "]"))
+        buffer.append(UInt8(ascii: "]"))
         close()
     }
 
-    public mutating func newline() { bytes.append(UInt8(ascii: "\n")) }
+    public mutating func newline() { buffer.append(UInt8(ascii: "\n")) }
 
     /// A key known at compile time (every key touchd writes): copied as it is, nothing to escape.
     public mutating func key(_ name: StaticString) {
-        separator()
-        bytes.append(UInt8(ascii: "\""))
-        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(UInt8(ascii: ":"))
+        let comma = needsComma
+        name.withUTF8Buffer { buffer.appendKey($0, afterComma: comma) }
         needsComma = false
     }
 
@@ -61,7 +67,7 @@ public struct JSONWriter {
     public mutating func key(string name: String) {
         separator()
         appendString(name)
-        bytes.append(UInt8(ascii: ":"))
+        buffer.append(UInt8(ascii: ":"))
         needsComma = false
     }
 
@@ -116,14 +122,14 @@ public struct JSONWriter {
     /// Already-encoded JSON under a key that comes from data.
     public mutating func rawField(string name: String, _ json: [UInt8]) {
         key(string: name)
-        bytes.append(contentsOf: json)
+        buffer.append(contentsOf: json)
         markValue()
     }
 
     /// Inserts already-encoded JSON as a value.
     public mutating func rawField(_ name: StaticString, _ json: [UInt8]) {
         key(name)
-        bytes.append(contentsOf: json)
+        buffer.append(contentsOf: json)
         markValue()
     }
 
@@ -133,7 +139,7 @@ public struct JSONWriter {
     }
 
     private mutating func separator() {
-        if needsComma { bytes.append(UInt8(ascii: ",")) }
+        if needsComma { buffer.append(UInt8(ascii: ",")) }
     }
 
     private mutating func markValue() { needsComma = depth > 0 }
@@ -149,58 +155,58 @@ public struct JSONWriter {
     }
 
     private mutating func appendLiteral(_ text: StaticString) {
-        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        text.withUTF8Buffer { buffer.append(contentsOf: $0) }
         markValue()
     }
 
     private mutating func appendInteger(_ value: Int64) {
-        Self.appendInteger(value, to: &bytes)
+        Self.appendInteger(value, to: &buffer)
         markValue()
     }
 
     private mutating func appendDouble(_ value: Double, decimals: Int) {
-        Self.appendDouble(value, decimals: decimals, to: &bytes)
+        Self.appendDouble(value, decimals: decimals, to: &buffer)
         markValue()
     }
 
     private mutating func appendString(_ value: String) {
         var text = value
         // Fast path: nothing to escape (nearly every key and value), one copy of the UTF-8 bytes.
-        let copied = text.withUTF8 { buffer -> Bool in
-            for byte in buffer where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+        let copied = text.withUTF8 { utf8 -> Bool in
+            for byte in utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
                 return false
             }
-            bytes.append(UInt8(ascii: "\""))
-            bytes.append(contentsOf: buffer)
-            bytes.append(UInt8(ascii: "\""))
+            buffer.append(UInt8(ascii: "\""))
+            buffer.append(contentsOf: utf8)
+            buffer.append(UInt8(ascii: "\""))
             return true
         }
         if !copied { appendEscaped(value) }
     }
 
     private mutating func appendEscaped(_ value: String) {
-        bytes.append(UInt8(ascii: "\""))
+        buffer.append(UInt8(ascii: "\""))
         for byte in value.utf8 {
             switch byte {
-            case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-            case UInt8(ascii: "\n"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-            case UInt8(ascii: "\r"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-            case UInt8(ascii: "\t"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case UInt8(ascii: "\""): buffer.append(UInt8(ascii: "\\"), UInt8(ascii: "\""))
+            case UInt8(ascii: "\\"): buffer.append(UInt8(ascii: "\\"), UInt8(ascii: "\\"))
+            case UInt8(ascii: "\n"): buffer.append(UInt8(ascii: "\\"), UInt8(ascii: "n"))
+            case UInt8(ascii: "\r"): buffer.append(UInt8(ascii: "\\"), UInt8(ascii: "r"))
+            case UInt8(ascii: "\t"): buffer.append(UInt8(ascii: "\\"), UInt8(ascii: "t"))
             case 0..<0x20:
                 let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: [
+                buffer.append(contentsOf: [
                     UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)],
                     hex[Int(byte & 0xf)],
                 ])
-            default: bytes.append(byte)
+            default: buffer.append(byte)
             }
         }
-        bytes.append(UInt8(ascii: "\""))
+        buffer.append(UInt8(ascii: "\""))
     }
 
     /// Digits built right to left in a stack buffer, then appended at once.
-    public static func appendInteger(_ value: Int64, to bytes: inout [UInt8]) {
+    static func appendInteger(_ value: Int64, to bytes: inout ByteBuffer) {
         var buffer: (UInt64, UInt64, UInt64) = (0, 0, 0)
         withUnsafeMutableBytes(of: &buffer) { raw in
             var position = raw.count
@@ -219,9 +225,10 @@ public struct JSONWriter {
     }
 
     /// Fixed point with at most `decimals` digits, trailing zeros dropped: `12.5`, `-3`, `0.05`.
-    public static func appendDouble(_ value: Double, decimals: Int, to bytes: inout [UInt8]) {
+    static func appendDouble(_ value: Double, decimals: Int, to bytes: inout ByteBuffer) {
         guard value.isFinite else {
-            bytes.append(contentsOf: Array("null".utf8))
+            let null: StaticString = "null"
+            null.withUTF8Buffer { bytes.append(contentsOf: $0) }
             return
         }
         let places = max(0, min(decimals, 9))
@@ -230,7 +237,8 @@ public struct JSONWriter {
         let scaled = (value * Double(scale)).rounded(.toNearestOrAwayFromZero)
         guard abs(scaled) < 9.0e18 else {
             // Too large for fixed point in 64 bits: Swift's shortest form ("7e+103") is valid JSON.
-            bytes.append(contentsOf: Array(String(value).utf8))
+            var text = String(value)
+            text.withUTF8 { bytes.append(contentsOf: $0) }
             return
         }
         let fixed = Int64(scaled)

@@ -95,7 +95,7 @@ public struct ReplayEngine {
             self.start = start
         }
 
-        var pending: Int { format == .ndjson ? writer.bytes.count : text.utf8.count }
+        var pending: Int { format == .ndjson ? writer.count : text.utf8.count }
 
         mutating func take() -> [UInt8] {
             defer {

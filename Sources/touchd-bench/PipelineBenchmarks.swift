@@ -38,12 +38,12 @@ enum PipelineBenchmarks {
             for event in dispatched { DispatchEventEncoder.encode(event, into: &writer) }
             outputs.removeAll(keepingCapacity: true)
             dispatched.removeAll(keepingCapacity: true)
-            if writer.bytes.count > 1 << 19 {
-                outputBytes += writer.bytes.count
+            if writer.count > 1 << 19 {
+                outputBytes += writer.count
                 writer.reset()
             }
         }
-        outputBytes += writer.bytes.count
+        outputBytes += writer.count
         let seconds = Double(Measure.nanoseconds() - start) / 1e9
         return (recording.events.count, seconds, outputBytes)
     }

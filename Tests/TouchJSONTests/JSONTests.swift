@@ -94,6 +94,22 @@ struct JSONTests {
                 + "{\"r\":[{\"i\":2,\"e\":[]},{\"i\":3,\"e\":[]}],\"n\":1}\n")
     }
 
+    @Test("a writer grows past its initial capacity, and a copy of it is independent")
+    func growthAndCopies() {
+        var writer = JSONWriter(capacity: 1)
+        writer.beginObject()
+        let long = String(repeating: "abcdefghij", count: 100)
+        writer.field("text", long)
+        var copy = writer
+        writer.field("n", Int64(1))
+        writer.endObject()
+        copy.field("m", Int64(2))
+        copy.endObject()
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == "{\"text\":\"\(long)\",\"n\":1}")
+        #expect(String(decoding: copy.bytes, as: UTF8.self) == "{\"text\":\"\(long)\",\"m\":2}")
+        #expect(writer.count == long.utf8.count + 17)  // {"text":"…","n":1}
+    }
+
     @Test("the writer's output parses back to the same values; doubles are fixed-point and deterministic")
     func writerRoundTrip() throws {
         var writer = JSONWriter()

@@ -1,0 +1,86 @@
+/// The JSON writer's output bytes. Array's `append(contentsOf:)` goes through a generic path with its own
+/// uniqueness and capacity checks on every call, and the writer makes a dozen small appends per event line; here an
+/// append is one capacity-and-uniqueness test and a copy. Copies of a buffer stay independent (copy on write).
+struct ByteBuffer {
+    private final class Storage {
+        let base: UnsafeMutablePointer<UInt8>
+        let capacity: Int
+
+        init(capacity: Int) {
+            self.capacity = max(capacity, 16)
+            base = UnsafeMutablePointer<UInt8>.allocate(capacity: self.capacity)
+        }
+
+        deinit { base.deallocate() }
+    }
+
+    private var storage: Storage
+    private(set) var count = 0
+
+    init(capacity: Int) { storage = Storage(capacity: capacity) }
+
+    var array: [UInt8] { withUnsafeBytes { Array($0) } }
+
+    func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        try body(UnsafeRawBufferPointer(start: storage.base, count: count))
+    }
+
+    mutating func removeAll() { count = 0 }
+
+    mutating func append(_ byte: UInt8) {
+        writableSpace(for: 1)[0] = byte
+        count += 1
+    }
+
+    mutating func append(_ first: UInt8, _ second: UInt8) {
+        let space = writableSpace(for: 2)
+        space[0] = first
+        space[1] = second
+        count += 2
+    }
+
+    mutating func append(contentsOf bytes: UnsafeRawBufferPointer) {
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        writableSpace(for: bytes.count).update(from: source.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+        count += bytes.count
+    }
+
+    mutating func append(contentsOf bytes: UnsafeBufferPointer<UInt8>) {
+        append(contentsOf: UnsafeRawBufferPointer(bytes))
+    }
+
+    mutating func append(contentsOf bytes: [UInt8]) {
+        bytes.withUnsafeBytes { append(contentsOf: $0) }
+    }
+
+    /// `,"name":` (or `"name":`) in one reservation: every line has a dozen keys.
+    mutating func appendKey(_ name: UnsafeBufferPointer<UInt8>, afterComma comma: Bool) {
+        let length = name.count + (comma ? 4 : 3)
+        var target = writableSpace(for: length)
+        if comma {
+            target.pointee = UInt8(ascii: ",")
+            target += 1
+        }
+        target[0] = UInt8(ascii: "\"")
+        for (offset, byte) in name.enumerated() { target[1 + offset] = byte }
+        target[1 + name.count] = UInt8(ascii: "\"")
+        target[2 + name.count] = UInt8(ascii: ":")
+        count += length
+    }
+
+    /// Where the next `extra` bytes go: grown (doubling) or unshared first when needed.
+    @inline(__always)
+    private mutating func writableSpace(for extra: Int) -> UnsafeMutablePointer<UInt8> {
+        if _slowPath(count + extra > storage.capacity || !isKnownUniquelyReferenced(&storage)) {
+            reallocate(toHold: count + extra)
+        }
+        return storage.base + count
+    }
+
+    @inline(never)
+    private mutating func reallocate(toHold needed: Int) {
+        let grown = Storage(capacity: max(storage.capacity, needed * 2))
+        grown.base.update(from: storage.base, count: count)
+        storage = grown
+    }
+}
