@@ -5,6 +5,14 @@
 // TouchProtocol) import no C library and do no I/O; only TouchDevice and the executables touch the system.
 import PackageDescription
 
+// The per-event path runs through classes (dispatcher, recognizers, daemon); in a release build each access to
+// their stored properties costs a runtime exclusivity check, about 10 % of the pipeline's instructions
+// (docs/performance.md). Release builds of these modules skip the check; debug builds, and so the test suite and
+// its AddressSanitizer run, keep it.
+let uncheckedExclusivity: [SwiftSetting] = [
+    .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))
+]
+
 let package = Package(
     name: "touchd",
     products: [
@@ -36,8 +44,10 @@ let package = Package(
         .target(name: "TouchCore", linkerSettings: [.linkedLibrary("m")]),
         .target(name: "TouchJSON"),
         .target(name: "TouchFormats", dependencies: ["TouchCore"]),
-        .target(name: "TouchGestures", dependencies: ["TouchCore"]),
-        .target(name: "TouchScene", dependencies: ["TouchCore", "TouchJSON", "TouchGestures"]),
+        .target(name: "TouchGestures", dependencies: ["TouchCore"], swiftSettings: uncheckedExclusivity),
+        .target(
+            name: "TouchScene", dependencies: ["TouchCore", "TouchJSON", "TouchGestures"],
+            swiftSettings: uncheckedExclusivity),
         .target(name: "TouchProtocol", dependencies: ["TouchCore", "TouchScene", "TouchGestures"]),
 
         // System layer. CShims declares what Glibc's Swift module lacks (epoll, timerfd, signalfd, accept4, ...).
@@ -54,7 +64,8 @@ let package = Package(
                 "TouchCore", "TouchFormats", "TouchJSON", "TouchScene", "TouchProtocol", "TouchTransport",
                 "TouchDevice",
                 "TouchPosix", "CShims", "CSystemd",
-            ]),
+            ],
+            swiftSettings: uncheckedExclusivity),
 
         // Command line.
         .target(
