@@ -220,7 +220,9 @@ extension Daemon {
     /// Encodes each event once and queues it for every subscriber whose filter admits it.
     func broadcast(_ events: [DispatchEvent]) {
         // Nothing to encode when nobody listens (clients that only made requests get no events).
-        guard !events.isEmpty, clients.values.contains(where: { $0.subscription != nil }) else { return }
+        guard !events.isEmpty else { return }
+        let subscribers = clients.values.filter { $0.subscription != nil }
+        guard !subscribers.isEmpty else { return }
         for event in events {
             writer.reset()
             DispatchEventEncoder.encode(event, into: &writer)
@@ -248,7 +250,7 @@ extension Daemon {
                 device = name
             }
             let bytes = writer.bytes
-            for client in Array(clients.values) {
+            for client in subscribers where !client.isClosed {
                 guard let subscription = client.subscription,
                     subscription.admits(kind: kindName, region: region, device: device)
                 else { continue }

@@ -77,5 +77,11 @@ public final class ClientConnection {
         return alive
     }
 
-    public func close() { Posix.close(fd) }
+    /// Set by `close()`: a fan-out that started before the disconnect skips this client.
+    public private(set) var isClosed = false
+
+    public func close() {
+        isClosed = true
+        Posix.close(fd)
+    }
 }
