@@ -210,17 +210,25 @@ public struct JSONWriter {
         var buffer: (UInt64, UInt64, UInt64) = (0, 0, 0)
         withUnsafeMutableBytes(of: &buffer) { raw in
             var position = raw.count
-            var magnitude = value.magnitude
-            repeat {
-                position -= 1
-                raw[position] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            if value < 0 {
-                position -= 1
-                raw[position] = UInt8(ascii: "-")
-            }
+            prependInteger(value.magnitude, negative: value < 0, into: raw, before: &position)
             bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[position...]))
+        }
+    }
+
+    /// Writes the decimal digits of `magnitude`, and a minus sign if `negative`, right to left so that they end
+    /// just before `position`; `position` is left at the first byte written.
+    private static func prependInteger(
+        _ magnitude: UInt64, negative: Bool, into raw: UnsafeMutableRawBufferPointer, before position: inout Int
+    ) {
+        var rest = magnitude
+        repeat {
+            position -= 1
+            raw[position] = UInt8(ascii: "0") + UInt8(rest % 10)
+            rest /= 10
+        } while rest > 0
+        if negative {
+            position -= 1
+            raw[position] = UInt8(ascii: "-")
         }
     }
 
@@ -242,7 +250,7 @@ public struct JSONWriter {
             return
         }
         let fixed = Int64(scaled)
-        var whole = fixed.magnitude / UInt64(scale)
+        let whole = fixed.magnitude / UInt64(scale)
         var fraction = fixed.magnitude % UInt64(scale)
         var width = places
         while width > 0 && fraction % 10 == 0 && fraction != 0 {
@@ -262,15 +270,7 @@ public struct JSONWriter {
                 position -= 1
                 raw[position] = UInt8(ascii: ".")
             }
-            repeat {
-                position -= 1
-                raw[position] = UInt8(ascii: "0") + UInt8(whole % 10)
-                whole /= 10
-            } while whole > 0
-            if fixed < 0 {
-                position -= 1
-                raw[position] = UInt8(ascii: "-")
-            }
+            prependInteger(whole, negative: fixed < 0, into: raw, before: &position)
             bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[position...]))
         }
     }
