@@ -5,10 +5,13 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/inotify.h>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
 #include <sys/socket.h>
 #include <sys/timerfd.h>
 #include <sys/un.h>
@@ -130,6 +133,132 @@ int touchd_unix_connect(const char *path) {
         return -1;
     }
     return fd;
+}
+
+int touchd_peer_groups(int fd, uint32_t *groups, int capacity, int *needed) {
+    socklen_t length = (socklen_t)(capacity * (int)sizeof(gid_t));
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, groups, &length) != 0) {
+        if (needed) *needed = (int)(length / sizeof(gid_t));
+        return -1;
+    }
+    return (int)(length / sizeof(gid_t));
+}
+
+int touchd_lstat(const char *path, uint32_t *type_bits, uint32_t *owner, uint64_t *device, uint64_t *inode) {
+    struct stat info;
+    if (lstat(path, &info) != 0) return errno == ENOENT ? 0 : -1;
+    *type_bits = info.st_mode & S_IFMT;
+    *owner = info.st_uid;
+    *device = info.st_dev;
+    *inode = info.st_ino;
+    return 1;
+}
+
+/// Removes the private directory if the entry of that name is still the one we made.
+static void remove_private_directory(int directory_fd, const char *private_name, int private_fd) {
+    struct stat ours, entry;
+    unlinkat(private_fd, "s", 0);
+    if (fstat(private_fd, &ours) == 0 && fstatat(directory_fd, private_name, &entry, AT_SYMLINK_NOFOLLOW) == 0 &&
+        ours.st_dev == entry.st_dev && ours.st_ino == entry.st_ino) {
+        unlinkat(directory_fd, private_name, AT_REMOVEDIR);
+    }
+}
+
+int touchd_unix_listen_private(
+    const char *directory, const char *name, uint32_t mode, int64_t group, int backlog, uint64_t *device,
+    uint64_t *inode, int *failed_step) {
+    int saved, listener = -1, private_fd = -1, cwd_fd = -1, private_is_ours = 0;
+    char template[4096];
+    if (snprintf(template, sizeof template, "%s/.touchd-XXXXXX", directory) >= (int)sizeof template) {
+        *failed_step = touchd_place_open_directory;
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    int directory_fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (directory_fd < 0) {
+        *failed_step = touchd_place_open_directory;
+        return -1;
+    }
+    // mkdtemp makes a fresh 0700 directory; another user of `directory` may rename or replace the entry, so it is
+    // opened without following a symlink and checked to be ours before anything goes into it.
+    if (mkdtemp(template) == NULL) {
+        *failed_step = touchd_place_private_directory;
+        goto fail;
+    }
+    const char *private_name = strrchr(template, '/') + 1;
+    private_fd = openat(directory_fd, private_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    struct stat info;
+    if (private_fd < 0 || fstat(private_fd, &info) != 0 || info.st_uid != geteuid() ||
+        (info.st_mode & 07777) != 0700) {
+        *failed_step = touchd_place_private_directory_raced;
+        if (private_fd >= 0) errno = EPERM;
+        goto fail;
+    }
+    private_is_ours = 1;
+    listener = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (listener < 0) {
+        *failed_step = touchd_place_socket;
+        goto fail;
+    }
+    // bind takes a path, not a directory descriptor: bind "s" relative to the private directory as cwd, with the
+    // umask giving the socket file its final mode at creation.
+    cwd_fd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+    if (cwd_fd < 0 || fchdir(private_fd) != 0) {
+        *failed_step = touchd_place_bind;
+        goto fail;
+    }
+    struct sockaddr_un address;
+    memset(&address, 0, sizeof address);
+    address.sun_family = AF_UNIX;
+    strcpy(address.sun_path, "s");
+    mode_t previous_umask = umask(~mode & 0777);
+    int bound = bind(listener, (struct sockaddr *)&address, sizeof address);
+    saved = errno;
+    umask(previous_umask);
+    if (fchdir(cwd_fd) != 0 && bound == 0) {
+        saved = errno;
+        bound = -1;
+    }
+    close(cwd_fd);
+    cwd_fd = -1;
+    if (bound != 0) {
+        errno = saved;
+        *failed_step = touchd_place_bind;
+        goto fail;
+    }
+    if (group >= 0 && fchownat(private_fd, "s", (uid_t)-1, (gid_t)group, AT_SYMLINK_NOFOLLOW) != 0) {
+        *failed_step = touchd_place_chown;
+        goto fail;
+    }
+    struct stat socket_info;
+    if (fstatat(private_fd, "s", &socket_info, AT_SYMLINK_NOFOLLOW) != 0) {
+        *failed_step = touchd_place_stat;
+        goto fail;
+    }
+    if (listen(listener, backlog) != 0) {
+        *failed_step = touchd_place_listen;
+        goto fail;
+    }
+    // A hard link never replaces what is at the target: EEXIST instead.
+    if (linkat(private_fd, "s", directory_fd, name, 0) != 0) {
+        *failed_step = touchd_place_link;
+        goto fail;
+    }
+    *device = socket_info.st_dev;
+    *inode = socket_info.st_ino;
+    remove_private_directory(directory_fd, private_name, private_fd);
+    close(private_fd);
+    close(directory_fd);
+    return listener;
+fail:
+    saved = errno;
+    if (cwd_fd >= 0) close(cwd_fd);
+    if (listener >= 0) close(listener);
+    if (private_is_ours) remove_private_directory(directory_fd, strrchr(template, '/') + 1, private_fd);
+    if (private_fd >= 0) close(private_fd);
+    close(directory_fd);
+    errno = saved;
+    return -1;
 }
 
 int touchd_inotify_create(void) { return inotify_init1(IN_NONBLOCK | IN_CLOEXEC); }

@@ -15,7 +15,14 @@ public struct Config: Equatable, Sendable {
     }
 
     public struct Clients: Equatable, Sendable {
+        /// Connections at once, the reserved ones included.
         public var maximum = 32
+        /// Of `maximum`, how many only root and members of `sceneGroups` may take, so that idle connections of
+        /// others cannot lock the administrator out.
+        public var reserved = 4
+        /// A connection that has neither subscribed nor sent a request this long after connecting is closed, and so
+        /// is one whose replies have waited this long without it reading any (docs/protocol.md).
+        public var idleTimeoutSeconds = 30
         /// Longest request line (a whole scene fits easily).
         public var maximumLineBytes = 1 << 20
         /// Per-client queue before coalescing, then disconnection.
@@ -63,6 +70,24 @@ public struct Config: Equatable, Sendable {
     public var clients = Clients()
     public var dropUnassigned = false
     public var logLevel = "info"
+    /// Where the configuration came from, for errors found after parsing (a socket group that does not exist).
+    public var origin = Origin()
+
+    /// The file and the line of each field that is checked against the system later.
+    public struct Origin: Equatable, Sendable {
+        public var file = "(built-in defaults)"
+        /// Line of a field by its JSON path (`socket.group`, `clients.sceneGroups`).
+        public var lines: [String: Int] = [:]
+
+        public init() {}
+
+        /// Where a configuration came from does not make it a different configuration.
+        public static func == (lhs: Origin, rhs: Origin) -> Bool { true }
+
+        public func error(_ path: String, _ message: String) -> ConfigError {
+            ConfigError(file: file, line: lines[path] ?? 0, path: path, message: message)
+        }
+    }
 
     public init() {}
 
@@ -119,6 +144,7 @@ public enum ConfigLoader {
 
     static func decode(_ document: JSONValue, file: String) throws(JSONFieldError) -> Config {
         var config = Config()
+        config.origin.file = file
         var reader = try JSONObjectReader(document, path: "")
         if let socket = reader.raw("socket") {
             var fields = try JSONObjectReader(socket, path: "socket")
@@ -135,6 +161,7 @@ public enum ConfigLoader {
                 config.socket.mode = value
             }
             config.socket.group = try fields.string("group")
+            if let group = fields.raw("group") { config.origin.lines["socket.group"] = group.line }
             try fields.rejectUnknownKeys()
         }
         config.scenePath = try reader.string("scene")
@@ -150,12 +177,23 @@ public enum ConfigLoader {
         if let clients = reader.raw("clients") {
             var fields = try JSONObjectReader(clients, path: "clients")
             config.clients.maximum = try fields.integer("max", in: 1...10_000) ?? config.clients.maximum
+            config.clients.reserved = try fields.integer("reserved", in: 0...10_000) ?? config.clients.reserved
+            guard config.clients.reserved < config.clients.maximum else {
+                throw fields.error(
+                    fields.raw("reserved") != nil ? "reserved" : "max",
+                    "reserved (\(config.clients.reserved)) must be smaller than max (\(config.clients.maximum))")
+            }
+            config.clients.idleTimeoutSeconds =
+                try fields.integer("idleTimeoutSeconds", in: 1...86_400) ?? config.clients.idleTimeoutSeconds
             config.clients.maximumLineBytes =
                 try fields.integer("maxLineBytes", in: 1024...(64 << 20)) ?? config.clients.maximumLineBytes
             config.clients.queueBytes =
                 try fields.integer("queueBytes", in: 4096...(256 << 20)) ?? config.clients.queueBytes
             config.clients.subscribeGroups = try strings(&fields, "subscribeGroups")
             config.clients.sceneGroups = try strings(&fields, "sceneGroups")
+            for key in ["subscribeGroups", "sceneGroups"] {
+                if let value = fields.raw(key) { config.origin.lines["clients." + key] = value.line }
+            }
             try fields.rejectUnknownKeys()
         }
         for (index, item) in (try reader.array("devices") ?? []).enumerated() {

@@ -26,28 +26,24 @@ extension Daemon {
             Posix.close(fd)
             return
         }
-        let subscribeGroups = Self.groupIDs(config.clients.subscribeGroups)
-        let sceneGroups = Self.groupIDs(config.clients.sceneGroups)
-        let mayConnect = config.clients.subscribeGroups.isEmpty || credentials.isRootOrMember(of: subscribeGroups)
-        func refuse(_ code: String, _ message: String) {
+        let permissions: Permissions
+        switch access.admission(of: credentials, connected: clients.count) {
+        case .refuse(let code, let message):
             let bytes = ServerMessages.goodbye(code: code, message: message)
             bytes.withUnsafeBytes { _ = try? Posix.write(fd, $0) }
             Posix.close(fd)
             logger.notice("refused client pid \(credentials.pid) uid \(credentials.uid): \(message)")
-        }
-        guard mayConnect else {
-            refuse("permission-denied", "uid \(credentials.uid) is not in the groups allowed to connect")
             return
+        case .admit(let granted):
+            permissions = granted
         }
-        guard clients.count < config.clients.maximum else {
-            refuse("too-many-clients", "the limit of \(config.clients.maximum) clients is reached")
-            return
-        }
-        let permissions = Permissions(subscribe: true, changeScene: credentials.isRootOrMember(of: sceneGroups))
         let client = ClientConnection(
             id: nextClientID, fd: fd, credentials: credentials, permissions: permissions,
             maximumLineBytes: config.clients.maximumLineBytes, queueBytes: config.clients.queueBytes)
         nextClientID += 1
+        let now = MonotonicClock.nowMicroseconds()
+        client.connectedAt = now
+        client.lastDrained = now
         do {
             client.loopToken = try loop.register(fd, for: .readable) { [unowned self] readiness in
                 clientReady(client, readiness)
@@ -58,74 +54,85 @@ extension Daemon {
             return
         }
         clients[client.id] = client
-        let devices = sources.keys.sorted().compactMap { sources[$0]?.summary }
-        send(
-            ServerMessages.hello(
-                server: options.serverName + " " + Self.version, protocolVersion: Self.protocolVersion,
-                devices: devices,
-                scene: scene, sceneVersion: sceneVersion, permissions: permissions), to: client, kind: .essential)
-        flush(client)
-        reportStatus()
+        // Logged before the hello goes out: a client that is gone already is then logged in order.
         logger.info(
             "client \(client.id) connected: pid \(credentials.pid) uid \(credentials.uid)\(permissions.changeScene ? " (may change the scene)" : "")"
         )
+        let devices = sources.keys.sorted().compactMap { sources[$0]?.summary }
+        reply(
+            ServerMessages.hello(
+                server: options.serverName + " " + Self.version, protocolVersion: Self.protocolVersion,
+                devices: devices,
+                scene: scene, sceneVersion: sceneVersion, permissions: permissions), to: client)
+        flush(client)
+        reportStatus()
+        scheduleHousekeeping(at: now + idleTimeout)
     }
 
     public static let version = "0.1.0"
 
-    static func groupIDs(_ names: [String]) -> Set<UInt32> {
-        Set(names.compactMap { name in getgrnam(name).map { $0.pointee.gr_gid } ?? UInt32(name) })
-    }
+    var idleTimeout: Int64 { Int64(config.clients.idleTimeoutSeconds) * 1_000_000 }
 
     func clientReady(_ client: ClientConnection, _ readiness: Readiness) {
-        if readiness.contains(.readable) || readiness.contains(.hangup) {
-            switch client.read() {
-            case .closed:
-                disconnect(client, reason: "closed the connection")
-                return
-            case .items(let items):
-                for item in items { handle(item, from: client) }
+        if client.interest.contains(.readable) && (readiness.contains(.readable) || readiness.contains(.hangup)) {
+            if client.readPending() == .closed {
+                // End of input: what it sent is still answered; the connection closes once that is delivered.
+                client.inputClosed = true
             }
+        } else if readiness.contains(.hangup) {
+            // Not being read (its requests wait, or its input ended) and gone altogether.
+            disconnect(client, reason: "closed the connection")
+            return
         }
+        handlePending(of: client)
         guard clients[client.id] != nil else { return }
         flush(client)
+    }
+
+    /// Handles waiting requests until none is left or the client's replies pile up (backpressure: its requests
+    /// then wait, and the socket is not read, until it reads its replies).
+    func handlePending(of client: ClientConnection) {
+        while !client.isBackpressured, clients[client.id] != nil, let item = client.nextPendingItem() {
+            client.hasBeenActive = true
+            handle(item, from: client)
+        }
     }
 
     func handle(_ item: LineFramer.Item, from client: ClientConnection) {
         switch item {
         case .oversized(let length):
-            send(
+            reply(
                 ServerMessages.error(
                     id: nil,
                     RequestError(
                         .lineTooLong,
                         "a line of \(length) bytes exceeds the limit of \(config.clients.maximumLineBytes)")),
-                to: client, kind: .essential)
+                to: client)
         case .line(let bytes):
             let (id, result) = RequestDecoder.decode(bytes)
             switch result {
             case .failure(let error):
-                send(ServerMessages.error(id: id, error), to: client, kind: .essential)
+                reply(ServerMessages.error(id: id, error), to: client)
             case .success(let request):
                 handle(request, id: id, from: client)
             }
         }
     }
 
-    func handle(_ request: Request, id: JSONValue?, from client: ClientConnection) {
+    func handle(_ request: Request, id: RequestID?, from client: ClientConnection) {
         if request.changesScene && !client.permissions.changeScene {
-            send(
+            reply(
                 ServerMessages.error(
                     id: id, RequestError(.permissionDenied, "uid \(client.credentials.uid) may not change the scene")),
-                to: client, kind: .essential)
+                to: client)
             return
         }
         switch request {
         case .ping:
-            send(ServerMessages.ok(id: id) { $0.field("pong", true) }, to: client, kind: .essential)
+            reply(ServerMessages.ok(id: id) { $0.field("pong", true) }, to: client)
         case .subscribe(let subscription):
             client.subscription = subscription
-            send(ServerMessages.ok(id: id), to: client, kind: .essential)
+            reply(ServerMessages.ok(id: id), to: client)
             if options.replayWaitsForSubscribers > 0
                 && clients.values.filter({ $0.subscription != nil }).count >= options.replayWaitsForSubscribers
             {
@@ -133,21 +140,21 @@ extension Daemon {
             }
         case .unsubscribe:
             client.subscription = nil
-            send(ServerMessages.ok(id: id), to: client, kind: .essential)
+            reply(ServerMessages.ok(id: id), to: client)
         case .devices:
             let summaries = sources.keys.sorted().compactMap { sources[$0]?.summary }
-            send(
+            reply(
                 ServerMessages.ok(id: id) { writer in
                     writer.beginArray("devices")
                     for device in summaries { ServerMessages.writeDevice(device, into: &writer) }
                     writer.endArray()
-                }, to: client, kind: .essential)
+                }, to: client)
         case .getScene:
             let json = SceneEncoder.encode(dispatcher.index.scene)
-            send(ServerMessages.ok(id: id) { $0.rawField("scene", json) }, to: client, kind: .essential)
+            reply(ServerMessages.ok(id: id) { $0.rawField("scene", json) }, to: client)
         case .setScene(let newScene):
             install(newScene, source: "client \(client.id)")
-            send(ServerMessages.ok(id: id) { $0.field("version", self.sceneVersion) }, to: client, kind: .essential)
+            reply(ServerMessages.ok(id: id) { $0.field("version", self.sceneVersion) }, to: client)
         case .addRegion(let parent, let region):
             edit(id: id, client: client) { scene throws(SceneEditor.EditError) in
                 try SceneEditor.addRegion(region, parent: parent, to: scene)
@@ -164,19 +171,24 @@ extension Daemon {
     }
 
     private func edit(
-        id: JSONValue?, client: ClientConnection, _ change: (Scene) throws(SceneEditor.EditError) -> Scene
+        id: RequestID?, client: ClientConnection, _ change: (Scene) throws(SceneEditor.EditError) -> Scene
     ) {
         do throws(SceneEditor.EditError) {
             install(try change(dispatcher.index.scene), source: "client \(client.id)")
-            send(ServerMessages.ok(id: id) { $0.field("version", self.sceneVersion) }, to: client, kind: .essential)
+            reply(ServerMessages.ok(id: id) { $0.field("version", self.sceneVersion) }, to: client)
         } catch {
             let code: RequestError.Code
             switch error {
             case .notFound: code = .notFound
             case .invalid, .forbidden: code = .invalidScene
             }
-            send(ServerMessages.error(id: id, RequestError(code, error.description)), to: client, kind: .essential)
+            reply(ServerMessages.error(id: id, RequestError(code, error.description)), to: client)
         }
+    }
+
+    /// Queues the answer to a client's request: never dropped; bounded by backpressure, not by the queue limit.
+    func reply(_ bytes: [UInt8], to client: ClientConnection) {
+        _ = client.enqueue(bytes, kind: .reply)
     }
 
     func send(_ bytes: [UInt8], to client: ClientConnection, kind: OutboundQueue.Kind) {
@@ -192,19 +204,79 @@ extension Daemon {
 
     func flush(_ client: ClientConnection) {
         guard clients[client.id] != nil else { return }
+        let queued = client.queue.byteCount
         guard client.flush() else {
             disconnect(client, reason: "the connection failed")
             return
         }
-        let wantWrites = !client.queue.isEmpty
-        if wantWrites != client.watchingWrites {
-            client.watchingWrites = wantWrites
-            try? loop.modify(client.loopToken, interest: wantWrites ? [.readable, .writable] : .readable)
+        if client.queue.byteCount < queued || client.queue.isEmpty {
+            client.lastDrained = MonotonicClock.nowMicroseconds()
         }
+        // Drained below the low-water mark: the requests that waited are handled now.
+        if client.hasPendingItems && client.queue.isUnderLowWater {
+            handlePending(of: client)
+            guard clients[client.id] != nil else { return }
+            guard client.flush() else {
+                disconnect(client, reason: "the connection failed")
+                return
+            }
+        }
+        if client.inputClosed && !client.hasPendingItems && client.queue.isEmpty {
+            disconnect(client, reason: "closed the connection")
+            return
+        }
+        var interest: Readiness = []
+        if !client.inputClosed && !client.isBackpressured && !client.hasPendingItems { interest.insert(.readable) }
+        if !client.queue.isEmpty { interest.insert(.writable) }
+        if interest != client.interest {
+            client.interest = interest
+            try? loop.modify(client.loopToken, interest: interest)
+        }
+        if client.isBackpressured { scheduleHousekeeping(at: client.lastDrained + idleTimeout) }
     }
 
     func flushClients() {
         for client in Array(clients.values) { flush(client) }
+    }
+
+    // MARK: Idle and stalled connections
+
+    func scheduleHousekeeping(at deadline: Int64) {
+        if let armed = housekeeping?.deadline, armed <= deadline { return }
+        housekeeping?.arm(at: deadline)
+    }
+
+    /// Closes connections that never subscribed nor asked anything, and those whose replies have waited a whole
+    /// timeout without the client reading any; re-arms for the next such deadline.
+    func housekeep() {
+        let now = MonotonicClock.nowMicroseconds()
+        var next: Int64?
+        for client in clients.values.sorted(by: { $0.id < $1.id }) {
+            if !client.hasBeenActive && client.subscription == nil {
+                let deadline = client.connectedAt + idleTimeout
+                if deadline <= now {
+                    _ = client.enqueue(
+                        ServerMessages.goodbye(
+                            code: "idle",
+                            message: "no request in \(config.clients.idleTimeoutSeconds) s after connecting"),
+                        kind: .reply)
+                    _ = client.flush()
+                    disconnect(client, reason: "idle: no request in \(config.clients.idleTimeoutSeconds) s")
+                    continue
+                }
+                next = min(next ?? deadline, deadline)
+            }
+            if client.isBackpressured {
+                let deadline = client.lastDrained + idleTimeout
+                if deadline <= now {
+                    disconnect(
+                        client, reason: "did not read its replies for \(config.clients.idleTimeoutSeconds) s")
+                    continue
+                }
+                next = min(next ?? deadline, deadline)
+            }
+        }
+        housekeeping?.arm(at: next)
     }
 
     func disconnect(_ client: ClientConnection, reason: String) {

@@ -39,6 +39,11 @@ public final class Daemon {
     var listenFD: Int32 = -1
     var listenToken: UInt64 = 0
     let socketPath: String
+    /// The socket file touchd created (nil when systemd passed the socket): removed at exit only if still ours.
+    var socketFile: SocketFile?
+    let access: ClientAccess
+    /// Closes idle and stalled connections (`housekeep`).
+    var housekeeping: LoopTimer?
     var clients: [Int: ClientConnection] = [:]
     var nextClientID = 1
     var scene: Scene
@@ -78,6 +83,9 @@ public final class Daemon {
             scene = Scene(width: 1920, height: 1080, regions: [])
         }
         dispatcher = Dispatcher(scene: scene, options: Dispatcher.Options(dropUnassigned: config.dropUnassigned))
+        let (access, warnings) = ClientAccess.resolve(config, lookup: Groups.id(of:))
+        self.access = access
+        for warning in warnings { logger.warning(warning) }
         eventBuffer.reserveCapacity(256)
         pipelineBuffer.reserveCapacity(64)
         dispatchBuffer.reserveCapacity(64)
@@ -98,6 +106,7 @@ public final class Daemon {
         signals = try SignalSource(loop: loop, signals: [SIGTERM, SIGINT, SIGHUP]) { [unowned self] signal in
             handleSignal(signal)
         }
+        housekeeping = try LoopTimer(loop: loop) { [unowned self] in housekeep() }
         try openListener()
         if let replayPath = options.replayPath { try openReplay(replayPath) }
         if options.scanDevices {
@@ -156,42 +165,20 @@ public final class Daemon {
             listenToken = try loop.register(listenFD, for: .readable) { [unowned self] _ in acceptClients() }
             return
         }
+        var group: UInt32?
+        if let name = config.socket.group {
+            guard let id = Groups.id(of: name) else {
+                throw config.origin.error("socket.group", "no group '\(name)' on this system")
+            }
+            group = id
+        }
         let directory = URL(fileURLWithPath: socketPath).deletingLastPathComponent().path
-        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        if FileManager.default.fileExists(atPath: socketPath) {
-            // A socket file from an earlier run: reclaim it unless a daemon still answers there.
-            let probe = touchd_unix_connect(socketPath)
-            if probe >= 0 {
-                Posix.close(probe)
-                throw SystemError("bind", errno: EADDRINUSE, subject: "\(socketPath) (another touchd is listening)")
-            }
-            unlink(socketPath)
+        if !FileManager.default.fileExists(atPath: directory) {
+            try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         }
-        // Bound under a private name and renamed into place once its owner and mode are set: the path never
-        // exists with the mode the umask gave it, so no client can connect in between (and a client that waits
-        // for the file finds it ready).
-        let privatePath = "\(directory)/.touchd-\(getpid()).sock"
-        unlink(privatePath)
-        listenFD = touchd_unix_listen(privatePath, 64)
-        guard listenFD >= 0 else { throw SystemError("bind/listen", subject: privatePath) }
-        do {
-            if let group = config.socket.group {
-                guard let entry = getgrnam(group) else {
-                    throw SystemError("getgrnam", errno: ENOENT, subject: "socket group '\(group)'")
-                }
-                guard chown(privatePath, UInt32.max, entry.pointee.gr_gid) == 0 else {
-                    throw SystemError("chown", subject: privatePath)
-                }
-            }
-            guard chmod(privatePath, mode_t(config.socket.mode)) == 0 else {
-                throw SystemError("chmod", subject: privatePath)
-            }
-            guard rename(privatePath, socketPath) == 0 else { throw SystemError("rename", subject: socketPath) }
-        } catch {
-            Posix.close(listenFD)
-            unlink(privatePath)
-            throw error
-        }
+        let file = try SocketFile.create(path: socketPath, mode: config.socket.mode, group: group)
+        socketFile = file
+        listenFD = file.descriptor
         listenToken = try loop.register(listenFD, for: .readable) { [unowned self] _ in acceptClients() }
     }
 
@@ -222,7 +209,9 @@ public final class Daemon {
         clients.removeAll()
         loop.deregister(listenToken)
         Posix.close(listenFD)
-        if !socketActivated { unlink(socketPath) }
+        if let socketFile, socketFile.removeIfStillOurs() == .replaced {
+            logger.warning("\(socketPath) is no longer the socket touchd created; left in place")
+        }
         sources.removeAll()  // each EvdevDevice ungrabs and closes in its deinit
         devices?.stop()
         logger.notice("stopped")

@@ -8,14 +8,26 @@ public struct JSONParser {
     private var line = 1
     private var lineStart = 0
     private var depth = 0
+    /// A key of the top-level object whose value's source text is kept (`sourceOfWatchedKey`).
+    private var watchedKey: String?
+    private var sourceOfWatchedKey: ArraySlice<UInt8>?
 
     public static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
+        try parse(bytes, keepingSourceOf: nil).value
+    }
+
+    /// Parses, and also returns the exact source text of the top-level object's member `key`: a number is a
+    /// Double in `JSONValue`, and a request id must be echoed as written, not as rounded.
+    public static func parse(_ bytes: [UInt8], keepingSourceOf key: String?) throws(JSONSyntaxError) -> (
+        value: JSONValue, source: ArraySlice<UInt8>?
+    ) {
         var parser = JSONParser(bytes: bytes)
+        parser.watchedKey = key
         parser.skipWhitespace()
         let value = try parser.parseValue()
         parser.skipWhitespace()
         guard parser.position == bytes.count else { throw parser.error("unexpected text after the JSON value") }
-        return value
+        return (value, parser.sourceOfWatchedKey)
     }
 
     public static func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue { try parse(Array(text.utf8)) }
@@ -65,7 +77,9 @@ public struct JSONParser {
             guard peek(UInt8(ascii: ":")) else { throw error("expected ':' after key \"\(key)\"") }
             position += 1
             skipWhitespace()
+            let valueStart = position
             members.append((key, try parseValue()))
+            if depth == 1 && key == watchedKey { sourceOfWatchedKey = bytes[valueStart..<position] }
             skipWhitespace()
             if peek(UInt8(ascii: ",")) {
                 position += 1

@@ -15,8 +15,10 @@ public struct Readiness: OptionSet, Sendable {
     public static let hangup = Readiness(rawValue: 4)
 
     var epollEvents: UInt32 {
-        var events: UInt32 = touchd_epoll_rdhup
-        if contains(.readable) { events |= touchd_epoll_in }
+        // EPOLLRDHUP only with EPOLLIN: a peer that shut down its sending side stays level-triggered, and a
+        // descriptor not being read (backpressure, input already ended) must not wake the loop for it.
+        var events: UInt32 = 0
+        if contains(.readable) { events |= touchd_epoll_in | touchd_epoll_rdhup }
         if contains(.writable) { events |= touchd_epoll_out }
         return events
     }

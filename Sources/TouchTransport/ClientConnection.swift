@@ -1,8 +1,9 @@
 import TouchPosix
 
-/// One connected client: its socket, who it is, what it may do, what it subscribed to, its partial input line
-/// and its bounded output queue. Never blocks: reads and writes are non-blocking, and a full queue ends in
-/// coalescing, then disconnection (`OutboundQueue`).
+/// One connected client: its socket, who it is, what it may do, what it subscribed to, its partial input line,
+/// the requests read but not yet answered, and its bounded output queue. Never blocks: reads and writes are
+/// non-blocking; while the queue is over its high-water mark the client's requests wait (backpressure), and a
+/// queue of events still over the limit after coalescing ends in disconnection (`OutboundQueue`).
 public final class ClientConnection {
     public let id: Int
     public let fd: Int32
@@ -10,11 +11,22 @@ public final class ClientConnection {
     public let permissions: Permissions
     public var subscription: Subscription?
     public var loopToken: UInt64 = 0
-    /// Whether the loop is asked for writability (the queue is not empty).
-    public var watchingWrites = false
+    /// What the loop watches for: readable unless requests wait or input ended, writable while the queue holds
+    /// bytes.
+    public var interest: Readiness = .readable
     public private(set) var framer: LineFramer
     public private(set) var queue: OutboundQueue
     private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
+    /// Requests read from the socket and not yet handled (they wait while the client does not read its replies).
+    public private(set) var pendingItems: [LineFramer.Item] = []
+    private var pendingHead = 0
+    /// The client sent end-of-file: handle what it sent, deliver the replies, then close.
+    public var inputClosed = false
+    /// Monotonic µs of the connect, of the last time the queue was seen draining, and whether the client has
+    /// subscribed or sent a request (a connection that never does is closed as idle).
+    public var connectedAt: Int64 = 0
+    public var lastDrained: Int64 = 0
+    public var hasBeenActive = false
 
     public init(
         id: Int, fd: Int32, credentials: PeerCredentials, permissions: Permissions, maximumLineBytes: Int,
@@ -31,6 +43,33 @@ public final class ClientConnection {
     public enum ReadOutcome: Equatable {
         case items([LineFramer.Item])
         case closed
+    }
+
+    /// Whether requests wait: the replies queued are over the high-water mark.
+    public var isBackpressured: Bool { queue.isOverHighWater }
+
+    public var hasPendingItems: Bool { pendingHead < pendingItems.count }
+
+    /// The next request to handle, nil when none waits.
+    public func nextPendingItem() -> LineFramer.Item? {
+        guard pendingHead < pendingItems.count else { return nil }
+        let item = pendingItems[pendingHead]
+        pendingHead += 1
+        if pendingHead == pendingItems.count {
+            pendingItems.removeAll(keepingCapacity: true)
+            pendingHead = 0
+        }
+        return item
+    }
+
+    /// Reads what is available into the pending requests; `.closed` when the peer sent end-of-file or failed.
+    public func readPending() -> ReadOutcome {
+        switch read() {
+        case .closed: return .closed
+        case .items(let items):
+            pendingItems.append(contentsOf: items)
+            return .items([])
+        }
     }
 
     /// Reads what is available (up to 1 MiB a call, so one chatty client cannot starve the loop).

@@ -1,9 +1,9 @@
 import CShims
-import FoundationEssentials
 import Glibc
 
-/// Who is on the other end of a Unix socket (SO_PEERCRED), with the supplementary groups from /proc, since
-/// SO_PEERCRED carries only the primary group.
+/// Who is on the other end of a Unix socket: pid, uid and primary gid (SO_PEERCRED) and the supplementary groups
+/// (SO_PEERGROUPS), all from the kernel as of connect. Not /proc/PID/status: under the shipped unit's
+/// `ProtectProc=invisible` the daemon cannot see other users' processes there.
 public struct PeerCredentials: Equatable, Sendable {
     public var pid: Int32
     public var uid: UInt32
@@ -23,14 +23,22 @@ public struct PeerCredentials: Equatable, Sendable {
         var gid: UInt32 = 0
         guard touchd_peer_credentials(fd, &pid, &uid, &gid) == 0 else { return nil }
         var groups: Set<UInt32> = [gid]
-        if let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Groups:") })
-        {
-            for field in line.dropFirst("Groups:".count).split(whereSeparator: { $0 == " " || $0 == "\t" }) {
-                if let group = UInt32(field) { groups.insert(group) }
-            }
-        }
+        guard let supplementary = supplementaryGroups(of: fd) else { return nil }
+        groups.formUnion(supplementary)
         return PeerCredentials(pid: pid, uid: uid, gid: gid, groups: groups)
+    }
+
+    /// SO_PEERGROUPS, growing the buffer when the peer has more groups than it holds (ERANGE says how many).
+    static func supplementaryGroups(of fd: Int32) -> [UInt32]? {
+        var capacity: Int32 = 64
+        while true {
+            var buffer = [UInt32](repeating: 0, count: Int(capacity))
+            var needed: Int32 = 0
+            let count = touchd_peer_groups(fd, &buffer, capacity, &needed)
+            if count >= 0 { return Array(buffer[0..<Int(count)]) }
+            guard errno == ERANGE, needed > capacity else { return nil }
+            capacity = needed
+        }
     }
 
     /// Whether the peer is root or in one of the groups (given by id).

@@ -66,19 +66,48 @@ public struct RequestError: Error, Equatable, Sendable, CustomStringConvertible 
     public var description: String { "\(code.rawValue): \(message)" }
 }
 
+/// A request's `id`, echoed exactly in its reply: any JSON string, or an integer that fits 64 bits (printed as
+/// read; a Double would change ids above 2^53).
+public enum RequestID: Equatable, Hashable, Sendable {
+    case string(String)
+    case integer(Int64)
+
+    /// The id of a request line, nil when it has none; throws for an id of any other kind.
+    static func read(_ value: JSONValue?, source: ArraySlice<UInt8>?) throws(RequestError) -> RequestID? {
+        switch value {
+        case nil: return nil
+        case .string(let text, _)?: return .string(text)
+        case .number?:
+            if let source, source.allSatisfy({ $0 == UInt8(ascii: "-") || (48...57).contains($0) }),
+                let integer = Int64(String(decoding: source, as: UTF8.self))
+            {
+                return .integer(integer)
+            }
+            fallthrough
+        default:
+            throw RequestError(.badRequest, "id: expected a string or an integer that fits in 64 bits")
+        }
+    }
+}
+
 public enum RequestDecoder {
-    /// Decodes one line: the request and its id (a string or number, echoed verbatim), or the error with the id
-    /// when one could be read.
-    public static func decode(_ line: [UInt8]) -> (id: JSONValue?, result: Result<Request, RequestError>) {
+    /// Decodes one line: the request and its id (echoed exactly), or the error with the id when one could be read.
+    public static func decode(_ line: [UInt8]) -> (id: RequestID?, result: Result<Request, RequestError>) {
         let value: JSONValue
+        let id: RequestID?
         do {
-            value = try JSONParser.parse(line)
-        } catch {
+            let parsed = try JSONParser.parse(line, keepingSourceOf: "id")
+            value = parsed.value
+            id = try RequestID.read(value["id"], source: parsed.source)
+        } catch let error as JSONSyntaxError {
             return (
                 nil, .failure(RequestError(.badJSON, "line \(error.line), column \(error.column): \(error.message)"))
             )
+        } catch let error as RequestError {
+            return (nil, .failure(error))
+        } catch {
+            return (nil, .failure(RequestError(.badRequest, "\(error)")))
         }
-        let id = value["id"]
         if case .string(let op, _)? = value["op"], !knownOps.contains(op) {
             return (
                 id,
@@ -90,7 +119,9 @@ public enum RequestDecoder {
         do throws(JSONFieldError) {
             return (id, .success(try request(from: value)))
         } catch {
-            let code: RequestError.Code = error.path.hasPrefix("scene") ? .invalidScene : .badRequest
+            // Only what is wrong inside a scene being set is `invalid-scene`; a stray `scene` key elsewhere is not.
+            let isSceneContent = value["op"] == .string("set-scene", line: 0) && error.path.hasPrefix("scene")
+            let code: RequestError.Code = isSceneContent ? .invalidScene : .badRequest
             return (id, .failure(RequestError(code, "\(error.path.isEmpty ? "" : error.path + ": ")\(error.message)")))
         }
     }

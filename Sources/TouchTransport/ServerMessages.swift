@@ -44,7 +44,7 @@ public enum ServerMessages {
     }
 
     /// `{"type":"reply","id":…,"ok":true, extra…}`
-    public static func ok(id: JSONValue?, _ extra: (inout JSONWriter) -> Void = { _ in }) -> [UInt8] {
+    public static func ok(id: RequestID?, _ extra: (inout JSONWriter) -> Void = { _ in }) -> [UInt8] {
         var writer = JSONWriter()
         writer.beginObject()
         writer.field("type", "reply")
@@ -56,7 +56,7 @@ public enum ServerMessages {
         return writer.bytes
     }
 
-    public static func error(id: JSONValue?, _ error: RequestError) -> [UInt8] {
+    public static func error(id: RequestID?, _ error: RequestError) -> [UInt8] {
         var writer = JSONWriter()
         writer.beginObject()
         writer.field("type", "reply")
@@ -136,16 +136,11 @@ public enum ServerMessages {
         writer.endObject()
     }
 
-    static func writeID(_ id: JSONValue?, into writer: inout JSONWriter) {
+    static func writeID(_ id: RequestID?, into writer: inout JSONWriter) {
         switch id {
-        case .string(let text, _)?: writer.field("id", text)
-        case .number(let number, _)?:
-            if number.rounded() == number, let integer = Int64(exactly: number) {
-                writer.field("id", integer)
-            } else {
-                writer.field("id", number, decimals: 6)
-            }
-        default: break
+        case .string(let text)?: writer.field("id", text)
+        case .integer(let integer)?: writer.field("id", integer)
+        case nil: break
         }
     }
 }

@@ -17,28 +17,39 @@ final class DaemonProcess {
     let process = Process()
     let logPath: String
 
-    init(arguments: [String], config: String? = nil) throws {
+    /// `socket`: where it listens (default: in its own directory); `launcher`: a command that runs touchd
+    /// (setpriv, unshare …), given touchd's path and arguments after its own.
+    init(arguments: [String], config: String? = nil, socket socketPath: String? = nil, launcher: [String] = [])
+        throws
+    {
         directory =
             FileManager.default.temporaryDirectory.appendingPathComponent(
                 "touchd-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
             ).path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         chmod(directory, 0o755)  // so an unprivileged client can reach the socket
-        socket = directory + "/touchd.sock"
+        socket = socketPath ?? directory + "/touchd.sock"
         logPath = directory + "/daemon.log"
         var all = ["run", "--socket", socket, "--log-level", "debug"]
         if let config {
             try config.write(toFile: directory + "/touchd.json", atomically: true, encoding: .utf8)
             all += ["--config", directory + "/touchd.json"]
         }
-        process.executableURL = URL(fileURLWithPath: Self.touchd)
-        process.arguments = all + arguments
+        if let first = launcher.first {
+            process.executableURL = URL(fileURLWithPath: first)
+            process.arguments = Array(launcher.dropFirst()) + [Self.touchd] + all + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: Self.touchd)
+            process.arguments = all + arguments
+        }
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         process.standardError = FileHandle(forWritingAtPath: logPath)
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        for _ in 0..<200 where !FileManager.default.fileExists(atPath: socket) { usleep(20_000) }
-        guard FileManager.default.fileExists(atPath: socket) else {
+        for _ in 0..<200 where !log.contains("listening on") && process.isRunning { usleep(20_000) }
+        guard log.contains("listening on") else {
+            if process.isRunning { process.terminate() }
+            process.waitUntilExit()
             throw DaemonTestError.notStarted(log)
         }
     }

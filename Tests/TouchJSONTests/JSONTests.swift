@@ -134,6 +134,39 @@ struct JSONTests {
     }
 }
 
+@Suite("JSON: compact re-encoding of parsed text")
+struct CompactJSONTests {
+    @Test("a pretty-printed document becomes one line that parses to the same value")
+    func prettyToOneLine() throws {
+        let pretty = """
+            {
+              "size": [1280, 800],
+              "regions": [
+                {"id": "a\\tb", "frame": [0.5, -2, 1e-7, 12345678901], "hidden": false, "note": null},
+                {"id": "é\\u0001", "z": -0.0}
+              ]
+            }
+
+            """
+        let original = try JSONParser.parse(pretty)
+        let compact = original.compactJSON
+        #expect(!compact.contains(UInt8(ascii: "\n")))
+        #expect(try JSONParser.parse(compact) == original)
+        #expect(
+            String(decoding: compact, as: UTF8.self)
+                == #"{"size":[1280,800],"regions":[{"id":"a\tb","frame":[0.5,-2,1e-07,12345678901],"hidden":false,"note":null},{"id":"é\u0001","z":0}]}"#
+        )
+    }
+
+    @Test("the source text of a top-level key is kept exactly")
+    func keptSource() throws {
+        let line = Array(#"{"op":"ping", "id" : 9007199254740993 ,"x":{"id":2}}"#.utf8)
+        let parsed = try JSONParser.parse(line, keepingSourceOf: "id")
+        #expect(parsed.source.map { String(decoding: $0, as: UTF8.self) } == "9007199254740993")
+        #expect(try JSONParser.parse(Array(#"{"x":{"id":2}}"#.utf8), keepingSourceOf: "id").source == nil)
+    }
+}
+
 @Suite("JSON writer: extreme numbers (fuzzing regressions)")
 struct ExtremeNumberTests {
     @Test("doubles beyond fixed point are written in exponent form and parse back")

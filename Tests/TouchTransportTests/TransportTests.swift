@@ -86,6 +86,15 @@ struct TransportTests {
             (#"{"op": "set-scene", "scene": {"size": [0, 1]}}"#, .invalidScene),
             (#"{"op": "remove-region"}"#, .badRequest),
             (#"{"op": "ping", "extra": 1}"#, .badRequest),
+            // A stray `scene` key on a request that takes none is a bad request, not an invalid scene.
+            (#"{"op": "get-scene", "scene": 1}"#, .badRequest),
+            (#"{"op": "ping", "id": 1.5}"#, .badRequest),
+            (#"{"op": "ping", "id": 1e3}"#, .badRequest),
+            (#"{"op": "ping", "id": 9223372036854775808}"#, .badRequest),
+            (#"{"op": "ping", "id": {"a": 1}}"#, .badRequest),
+            (#"{"op": "ping", "id": [1]}"#, .badRequest),
+            (#"{"op": "ping", "id": null}"#, .badRequest),
+            (#"{"op": "ping", "id": true}"#, .badRequest),
         ] as [(String, RequestError.Code)])
     func badRequests(line: String, code: RequestError.Code) {
         let (_, result) = RequestDecoder.decode(Array(line.utf8))
@@ -100,8 +109,49 @@ struct TransportTests {
     func goodRequests() {
         let (id, result) = RequestDecoder.decode(
             Array(#"{"op":"subscribe","id":"a1","events":["gesture"],"regions":["play"]}"#.utf8))
-        #expect(id == .string("a1", line: 1))
+        #expect(id == .string("a1"))
         #expect(result == .success(.subscribe(Subscription(kinds: ["gesture"], regions: ["play"]))))
+    }
+
+    @Test(
+        "ids come back exactly as written: integers to Int64's limits, any string",
+        arguments: [
+            (#"9223372036854775807"#, RequestID.integer(9_223_372_036_854_775_807)),
+            (#"-9223372036854775808"#, .integer(-9_223_372_036_854_775_808)),
+            // 2^53 + 1: a Double would turn it into 9007199254740992.
+            (#"9007199254740993"#, .integer(9_007_199_254_740_993)),
+            (#"0"#, .integer(0)),
+            (#""\u00e9\n""#, .string("é\n")),
+            (#""""#, .string("")),
+        ] as [(String, RequestID)])
+    func exactIDs(source: String, expected: RequestID) throws {
+        let (id, result) = RequestDecoder.decode(Array(#"{"op":"ping","id":\#(source)}"#.utf8))
+        #expect(id == expected)
+        #expect(result == .success(.ping))
+        let reply = String(decoding: ServerMessages.ok(id: id), as: UTF8.self)
+        switch expected {
+        case .integer: #expect(reply == #"{"type":"reply","id":\#(source),"ok":true}"# + "\n")
+        case .string(let text): #expect(try JSONParser.parse(String(reply.dropLast()))["id"] == .string(text, line: 1))
+        }
+    }
+
+    @Test("replies are never dropped and do not count towards the limit; backpressure marks are half and a quarter")
+    func repliesAndWaterMarks() {
+        var queue = OutboundQueue(limitBytes: 100)
+        #expect(queue.enqueue(Array(repeating: 0, count: 30), kind: .reply) == .queued)
+        #expect(!queue.isOverHighWater)
+        #expect(queue.enqueue(Array(repeating: 0, count: 30), kind: .reply) == .queued)
+        #expect(queue.isOverHighWater)  // 60 > 50
+        // 260 bytes of replies, far past the limit: still queued, never an overflow.
+        #expect(queue.enqueue(Array(repeating: 0, count: 200), kind: .reply) == .queued)
+        #expect(queue.byteCount == 260 && queue.eventByteCount == 0)
+        // Events are bounded on their own: 90 bytes fit, 120 do not.
+        #expect(queue.enqueue(Array(repeating: 1, count: 90), kind: .essential) == .queued)
+        #expect(queue.enqueue(Array(repeating: 1, count: 30), kind: .essential) == .overflow)
+        var drained = OutboundQueue(limitBytes: 100)
+        _ = drained.enqueue(Array(repeating: 0, count: 60), kind: .reply)
+        drained.flush { min($0.count, 35) }  // the socket takes 35 of 60: 25 left, at the low-water mark
+        #expect(drained.byteCount == 25 && drained.isUnderLowWater && !drained.isOverHighWater)
     }
 
     @Test("subscription filters by kind, region (null regions on request) and device")

@@ -44,6 +44,36 @@ int touchd_unix_listen(const char *path, int backlog);
 /// A connected AF_UNIX stream socket to `path` (blocking, close-on-exec), or -1 with errno.
 int touchd_unix_connect(const char *path);
 
+/// The peer's supplementary groups (SO_PEERGROUPS, Linux >= 4.13): the count written, or -1 with errno
+/// (ERANGE: more than `capacity`; the count needed is in *needed).
+int touchd_peer_groups(int fd, uint32_t *groups, int capacity, int *needed);
+
+/// Why `touchd_unix_listen_private` failed: the step, for the error message (errno says the rest).
+enum {
+    touchd_place_open_directory = 1,
+    touchd_place_private_directory = 2,
+    touchd_place_private_directory_raced = 3,
+    touchd_place_socket = 4,
+    touchd_place_bind = 5,
+    touchd_place_chown = 6,
+    touchd_place_listen = 7,
+    touchd_place_link = 8,
+    touchd_place_stat = 9,
+};
+
+/// A listening AF_UNIX socket (nonblocking, close-on-exec) at `directory`/`name`, created so that no step follows a
+/// symlink or can be raced by another user of `directory`: bound inside a fresh private 0700 directory with the
+/// mode set through the umask at bind, its group set there (`group` < 0: unchanged), then hard-linked into place
+/// (which fails with EEXIST rather than replace anything). Returns the descriptor and the socket file's device
+/// and inode, or -1 with errno and *failed_step set.
+int touchd_unix_listen_private(
+    const char *directory, const char *name, uint32_t mode, int64_t group, int backlog, uint64_t *device,
+    uint64_t *inode, int *failed_step);
+
+/// lstat: whether `path` exists (1), does not (0), or -1 with errno; the type bits of st_mode, owner, device and
+/// inode of the entry itself (never a symlink's target).
+int touchd_lstat(const char *path, uint32_t *type_bits, uint32_t *owner, uint64_t *device, uint64_t *inode);
+
 /// inotify_init1(IN_NONBLOCK | IN_CLOEXEC)
 int touchd_inotify_create(void);
 /// Watches a directory for files written or moved in; returns the watch descriptor.
