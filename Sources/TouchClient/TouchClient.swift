@@ -15,6 +15,8 @@ public final class TouchClient {
     private var framer = LineFramerLite()
     private var pending: [[UInt8]] = []
     private var nextID = 1
+    /// How long `request` waits for its reply before it gives up with `ClientError.timedOut` (nil: for ever).
+    public var replyTimeoutMilliseconds: Int? = 10_000
 
     /// How to retry a connection (the daemon restarting, or not yet up).
     public struct RetryPolicy: Sendable {
@@ -97,12 +99,25 @@ public final class TouchClient {
         let id = try send(op: op, fields)
         var held: [Message] = []
         defer { backlog.insert(contentsOf: held, at: 0) }
+        let deadline = replyTimeoutMilliseconds.map { Self.monotonicMilliseconds() + $0 }
         while true {
-            guard let message = try nextFromSocket() else { throw ClientError.closed }
+            let next: Message?
+            do {
+                next = try Self.readMessage(fd: fd, framer: &framer, pending: &pending, deadline: deadline)
+            } catch .noReply {
+                throw ClientError.noReply(op: op, milliseconds: replyTimeoutMilliseconds ?? 0)
+            }
+            guard let message = next else { throw ClientError.closed }
             if case .reply(let reply) = message, reply.id == id { return reply }
             if case .goodbye(let code, let text) = message { throw ClientError.refused(code: code, message: text) }
             held.append(message)
         }
+    }
+
+    static func monotonicMilliseconds() -> Int {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return now.tv_sec * 1000 + now.tv_nsec / 1_000_000
     }
 
     public func ping() throws(ClientError) -> Bool { try request(op: "ping").ok }
@@ -118,9 +133,19 @@ public final class TouchClient {
         }
     }
 
-    /// Replaces the scene with the JSON text of a scene file.
+    /// Replaces the scene with the JSON text of a scene file (any layout: it is sent as one compact line).
     public func setScene(json: [UInt8]) throws(ClientError) -> Message.Reply {
-        try request(op: "set-scene") { $0.rawField("scene", json) }
+        let scene = try Self.compact(json)
+        return try request(op: "set-scene") { $0.rawField("scene", scene) }
+    }
+
+    /// JSON text as one line, for a newline-delimited request; a syntax error is the caller's to report.
+    public static func compact(_ json: [UInt8]) throws(ClientError) -> [UInt8] {
+        do {
+            return try JSONParser.parse(json).compactJSON
+        } catch {
+            throw ClientError.invalidJSON(error)
+        }
     }
 
     private var backlog: [Message] = []
@@ -155,10 +180,12 @@ public final class TouchClient {
         }
     }
 
-    static func readMessage(fd: Int32, framer: inout LineFramerLite, pending: inout [[UInt8]]) throws(ClientError)
-        -> Message?
-    {
-        guard let line = try readLine(fd: fd, framer: &framer, pending: &pending) else { return nil }
+    static func readMessage(
+        fd: Int32, framer: inout LineFramerLite, pending: inout [[UInt8]], deadline: Int? = nil
+    ) throws(ClientError) -> Message? {
+        guard let line = try readLine(fd: fd, framer: &framer, pending: &pending, deadline: deadline) else {
+            return nil
+        }
         do {
             return try Message.decode(JSONParser.parse(line))
         } catch {
@@ -166,11 +193,19 @@ public final class TouchClient {
         }
     }
 
-    static func readLine(fd: Int32, framer: inout LineFramerLite, pending: inout [[UInt8]]) throws(ClientError)
-        -> [UInt8]?
+    /// The next line; waits at most until `deadline` (monotonic ms) when one is given.
+    static func readLine(fd: Int32, framer: inout LineFramerLite, pending: inout [[UInt8]], deadline: Int? = nil)
+        throws(ClientError) -> [UInt8]?
     {
         var buffer = [UInt8](repeating: 0, count: 65536)
         while pending.isEmpty {
+            if let deadline {
+                let remaining = deadline - monotonicMilliseconds()
+                var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                let ready = remaining > 0 ? poll(&poller, 1, Int32(clamping: remaining)) : 0
+                if ready < 0 && errno == EINTR { continue }
+                if ready == 0 { throw ClientError.noReply(op: "", milliseconds: 0) }
+            }
             let got = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if got < 0 {
                 if errno == EINTR { continue }
@@ -214,6 +249,10 @@ public enum ClientError: Error, CustomStringConvertible {
     case refused(code: String, message: String)
     case protocolError(String)
     case closed
+    /// No reply to request `op` within the timeout.
+    case noReply(op: String, milliseconds: Int)
+    /// What the caller asked to send is not JSON.
+    case invalidJSON(JSONSyntaxError)
 
     public var description: String {
         switch self {
@@ -221,6 +260,8 @@ public enum ClientError: Error, CustomStringConvertible {
         case .refused(let code, let message): "touchd refused: \(code): \(message)"
         case .protocolError(let message): message
         case .closed: "touchd closed the connection"
+        case .noReply(let op, let milliseconds): "touchd did not answer '\(op)' within \(milliseconds) ms"
+        case .invalidJSON(let error): "not valid JSON: \(error)"
         }
     }
 }

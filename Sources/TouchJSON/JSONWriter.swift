@@ -119,6 +119,23 @@ public struct JSONWriter {
         appendDouble(value, decimals: decimals)
     }
 
+    public mutating func element(_ value: Bool) {
+        separator()
+        appendLiteral(value ? "true" : "false")
+    }
+
+    public mutating func nullElement() {
+        separator()
+        appendLiteral("null")
+    }
+
+    /// Already-encoded JSON as an array element (or as the whole document).
+    public mutating func rawElement(_ json: [UInt8]) {
+        separator()
+        buffer.append(contentsOf: json)
+        markValue()
+    }
+
     /// Already-encoded JSON under a key that comes from data.
     public mutating func rawField(string name: String, _ json: [UInt8]) {
         key(string: name)

@@ -194,15 +194,23 @@ public enum RecordCommand {
 
 /// `touchd describe FILE`: what a recording holds.
 public enum DescribeCommand {
+    public static let parser = ArgumentParser([
+        .value("desc", "FILE", help: "device description for an event-only recording")
+    ])
+    static let usage = "usage: touchd describe FILE [--desc FILE]\n\nSummarises a recording: device, axes, touches.\n\n"
+
     public static func run(_ arguments: [String]) -> Int32 {
-        guard let file = arguments.first, arguments.count <= 3 else {
-            StderrLogHandler().write("usage: touchd describe FILE [--desc FILE]")
-            return 2
-        }
         do {
-            let descPath = arguments.firstIndex(of: "--desc").flatMap {
-                $0 + 1 < arguments.count ? arguments[$0 + 1] : nil
+            let parsed = try parser.parse(arguments)
+            if parsed.has("help") {
+                StandardStreams.write(Array((usage + parser.helpText + "\n").utf8), to: 1)
+                return 0
             }
+            guard let file = parsed.positionals.first, parsed.positionals.count == 1 else {
+                StderrLogHandler().write(usage + parser.helpText)
+                return 2
+            }
+            let descPath = parsed["desc"]
             let recording = try RecordingLoader.load(path: file, descriptionPath: descPath)
             let summary = try ReplayEngine(recording: recording, settings: ReplayEngine.Settings()).run { _ in }
             StandardStreams.write(

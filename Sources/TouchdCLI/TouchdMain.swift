@@ -5,7 +5,11 @@ public enum TouchdMain {
     public static let version = "0.1.0"
 
     static let commands: [(name: String, summary: String)] = [
-        ("replay", "print the finger stream of a recorded evdev log")
+        ("run", "the daemon: touchscreens (or --replay FILE) in, the socket protocol out"),
+        ("replay", "print the finger stream of a recorded evdev log (through a scene with --scene)"),
+        ("record", "record a touchscreen to an evemu file"),
+        ("list-devices", "the input devices touchd sees, and whether it uses each"),
+        ("describe", "summarise a recording: device, axes, touches"),
     ]
 
     public static func run(_ arguments: [String]) -> Int32 {

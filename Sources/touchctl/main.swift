@@ -8,12 +8,12 @@ import TouchJSON
 
 /// touchctl: talk to touchd over its socket.
 ///
-///     touchctl [--socket PATH] monitor [--raw] [--events touch,gesture] [--regions a,b] [--count N]
+///     touchctl [--socket PATH] [--timeout SECONDS] monitor [--raw] [--events touch,gesture] [--regions a,b] [--count N]
 ///     touchctl [--socket PATH] ping | devices
 ///     touchctl [--socket PATH] scene get | scene set FILE
 ///     touchctl [--socket PATH] region update ID key=value... | region add [--parent ID] JSON | region remove ID
 let usage = """
-    usage: touchctl [--socket PATH] COMMAND
+    usage: touchctl [--socket PATH] [--timeout SECONDS] COMMAND
 
     commands:
       monitor [--raw] [--events K,K] [--regions ID,ID] [--devices D,D] [--count N]
@@ -28,7 +28,8 @@ let usage = """
                            add a region (JSON object) at the top or inside a parent
       region remove ID     remove a region and its children
 
-    The socket is $TOUCHD_SOCKET, or /run/touchd/touchd.sock.
+    The socket is $TOUCHD_SOCKET, or /run/touchd/touchd.sock. A request that gets no reply within
+    --timeout seconds (default 10) fails instead of waiting for ever.
     """
 
 func fail(_ message: String, status: Int32 = 1) -> Never {
@@ -50,6 +51,14 @@ let socketPath: String = {
     arguments.removeSubrange(index...(index + 1))
     return path
 }()
+let replyTimeoutMilliseconds: Int = {
+    guard let index = arguments.firstIndex(of: "--timeout") else { return 10_000 }
+    guard index + 1 < arguments.count, let seconds = Double(arguments[index + 1]), seconds > 0, seconds < 1e6 else {
+        fail("--timeout needs a positive number of seconds", status: 2)
+    }
+    arguments.removeSubrange(index...(index + 1))
+    return Int(seconds * 1000)
+}()
 guard let command = arguments.first else { fail(usage, status: 2) }
 if command == "--help" || command == "-h" || command == "help" {
     out(usage)
@@ -64,7 +73,9 @@ func option(_ name: String, in list: [String]) -> String? {
 
 func connect(_ path: String) -> TouchClient {
     do {
-        return try TouchClient(path: path, retry: TouchClient.RetryPolicy(attempts: 3))
+        let client = try TouchClient(path: path, retry: TouchClient.RetryPolicy(attempts: 3))
+        client.replyTimeoutMilliseconds = replyTimeoutMilliseconds
+        return client
     } catch {
         fail("\(error)")
     }
@@ -74,42 +85,53 @@ func check(_ reply: Message.Reply) {
     guard reply.ok else { fail("\(reply.errorCode ?? "error"): \(reply.errorMessage ?? "")") }
 }
 
-func render(_ value: JSONValue) -> String {
-    switch value {
-    case .null: return "null"
-    case .bool(let b, _): return b ? "true" : "false"
-    case .number(let n, _): return n.rounded() == n && abs(n) < 1e15 ? String(Int64(n)) : String(n)
-    case .string(let s, _):
-        var writer = JSONWriter()
-        writer.element(s)
-        return String(decoding: writer.bytes, as: UTF8.self)
-    case .array(let items, _): return "[" + items.map(render).joined(separator: ",") + "]"
-    case .object(let members, _):
-        return "{"
-            + members.map { member in
-                var writer = JSONWriter()
-                writer.element(member.key)
-                return String(decoding: writer.bytes, as: UTF8.self) + ":" + render(member.value)
-            }.joined(separator: ",") + "}"
+func render(_ value: JSONValue) -> String { String(decoding: value.compactJSON, as: UTF8.self) }
+
+/// Text from the daemon made safe for a terminal: control characters (an escape sequence in a region id could
+/// retitle the window or move the cursor) are shown as `\u{…}` instead of being sent to it.
+func printable(_ text: String) -> String {
+    guard text.unicodeScalars.contains(where: isControl) else { return text }
+    var result = ""
+    for scalar in text.unicodeScalars {
+        if isControl(scalar) {
+            result += "\\u{" + String(scalar.value, radix: 16) + "}"
+        } else {
+            result.unicodeScalars.append(scalar)
+        }
+    }
+    return result
+}
+
+func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    scalar.value < 0x20 || (0x7f...0x9f).contains(scalar.value)
+}
+
+/// JSON text as one line (a scene file, a region), or a clear error naming where it is wrong.
+func compactJSON(_ bytes: [UInt8], what: String) -> [UInt8] {
+    do {
+        return try TouchClient.compact(bytes)
+    } catch {
+        fail("\(what): \(error)", status: 2)
     }
 }
 
 func describe(_ message: Message) -> String? {
     switch message {
     case .touch(let t):
-        let region = t.region ?? "-"
+        let region = printable(t.region ?? "-")
         return
-            "\(t.device) \(t.phase.uppercased().padding(toLength: 7, withPad: " ", startingAt: 0)) finger \(t.finger)  \(region)  "
+            "\(printable(t.device)) \(t.phase.uppercased().padding(toLength: 7, withPad: " ", startingAt: 0)) finger \(t.finger)  \(region)  "
             + String(format: "%.1f/%.1f  local %.1f/%.1f", t.x, t.y, t.localX, t.localY)
             + (t.taps > 1 ? "  taps \(t.taps)" : "")
     case .gesture(let g):
-        return "gesture \(g.name) \(g.state)  \(g.region)  " + String(format: "%.1f/%.1f", g.x, g.y)
+        return "gesture \(printable(g.name)) \(printable(g.state))  \(printable(g.region))  "
+            + String(format: "%.1f/%.1f", g.x, g.y)
     case .regionMoved(let region, let frame):
-        return "region \(region) moved to \(frame.map { String(format: "%.1f", $0) }.joined(separator: " "))"
-    case .deviceAdded(let device, let name): return "device \(device) added: \(name)"
-    case .deviceRemoved(let device): return "device \(device) removed"
-    case .sceneChanged(let version, let source): return "scene version \(version) from \(source)"
-    case .goodbye(let code, let text): return "touchd says goodbye: \(code): \(text)"
+        return "region \(printable(region)) moved to \(frame.map { String(format: "%.1f", $0) }.joined(separator: " "))"
+    case .deviceAdded(let device, let name): return "device \(printable(device)) added: \(printable(name))"
+    case .deviceRemoved(let device): return "device \(printable(device)) removed"
+    case .sceneChanged(let version, let source): return "scene version \(version) from \(printable(source))"
+    case .goodbye(let code, let text): return "touchd says goodbye: \(printable(code)): \(printable(text))"
     case .frame, .hello, .reply, .other: return nil
     }
 }
@@ -155,7 +177,7 @@ case "devices":
         check(reply)
         if case .array(let devices, _)? = reply.json["devices"] {
             if devices.isEmpty { out("no devices") }
-            for device in devices { out(render(device)) }
+            for device in devices { out(printable(render(device))) }
         }
     } catch {
         fail("\(error)")
@@ -169,10 +191,15 @@ case "scene":
             check(reply)
             out(reply.json["scene"].map(render) ?? "")
         case "set":
-            guard rest.count == 2, let data = FileManager.default.contents(atPath: rest[1]) else {
-                fail("scene set needs a readable FILE", status: 2)
+            guard rest.count == 2 else { fail("scene set FILE", status: 2) }
+            let data: Data
+            do {
+                data = try Data(contentsOf: URL(fileURLWithPath: rest[1]))
+            } catch {
+                fail("\(rest[1]): cannot read: \((error as NSError).localizedDescription)", status: 2)
             }
-            let reply = try client.setScene(json: [UInt8](data))
+            let scene = compactJSON([UInt8](data), what: rest[1])
+            let reply = try client.request(op: "set-scene") { $0.rawField("scene", scene) }
             check(reply)
             out("scene set: version \(reply.json["version"].map(render) ?? "?")")
         default:
@@ -193,7 +220,7 @@ case "region":
                 let key = String(pair[..<equals])
                 let text = String(pair[pair.index(after: equals)...])
                 if let parsed = try? JSONParser.parse(text) {
-                    fields.append((key, Array(render(parsed).utf8)))
+                    fields.append((key, parsed.compactJSON))
                 } else {
                     var writer = JSONWriter()
                     writer.element(text)
@@ -211,12 +238,13 @@ case "region":
             out("updated \(rest[1])")
         case "add":
             let parent = option("--parent", in: rest)
-            guard let json = rest.dropFirst().last, (try? JSONParser.parse(json)) != nil else {
+            guard let json = rest.dropFirst().last, rest.count >= 2 else {
                 fail("region add [--parent ID] JSON", status: 2)
             }
+            let region = compactJSON(Array(json.utf8), what: "region JSON")
             let reply = try client.request(op: "add-region") { writer in
                 if let parent { writer.field("parent", parent) }
-                writer.rawField("region", Array(json.utf8))
+                writer.rawField("region", region)
             }
             check(reply)
             out("added")
