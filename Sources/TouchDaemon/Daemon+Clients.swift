@@ -204,22 +204,20 @@ extension Daemon {
 
     func flush(_ client: ClientConnection) {
         guard clients[client.id] != nil else { return }
-        let queued = client.queue.byteCount
-        guard client.flush() else {
-            disconnect(client, reason: "the connection failed")
-            return
-        }
-        if client.queue.byteCount < queued || client.queue.isEmpty {
-            client.lastDrained = MonotonicClock.nowMicroseconds()
-        }
-        // Drained below the low-water mark: the requests that waited are handled now.
-        if client.hasPendingItems && client.queue.isUnderLowWater {
-            handlePending(of: client)
-            guard clients[client.id] != nil else { return }
+        while true {
+            let queued = client.queue.byteCount
             guard client.flush() else {
                 disconnect(client, reason: "the connection failed")
                 return
             }
+            if client.queue.byteCount < queued || client.queue.isEmpty {
+                client.lastDrained = MonotonicClock.nowMicroseconds()
+            }
+            // The socket took the replies down to the low-water mark: the requests that waited go on, until they
+            // are all answered or the socket is full (then writability wakes the loop again).
+            guard client.hasPendingItems && client.queue.isUnderLowWater else { break }
+            handlePending(of: client)
+            guard clients[client.id] != nil else { return }
         }
         if client.inputClosed && !client.hasPendingItems && client.queue.isEmpty {
             disconnect(client, reason: "closed the connection")
@@ -232,7 +230,7 @@ extension Daemon {
             client.interest = interest
             try? loop.modify(client.loopToken, interest: interest)
         }
-        if client.isBackpressured { scheduleHousekeeping(at: client.lastDrained + idleTimeout) }
+        if client.isStalled { scheduleHousekeeping(at: client.lastDrained + idleTimeout) }
     }
 
     func flushClients() {
@@ -266,7 +264,7 @@ extension Daemon {
                 }
                 next = min(next ?? deadline, deadline)
             }
-            if client.isBackpressured {
+            if client.isStalled {
                 let deadline = client.lastDrained + idleTimeout
                 if deadline <= now {
                     disconnect(

@@ -50,6 +50,10 @@ public final class ClientConnection {
 
     public var hasPendingItems: Bool { pendingHead < pendingItems.count }
 
+    /// Replies wait for the client to read them while its requests wait too: a client that stays so for the whole
+    /// idle timeout does not read, and is closed.
+    public var isStalled: Bool { !queue.isEmpty && (isBackpressured || hasPendingItems) }
+
     /// The next request to handle, nil when none waits.
     public func nextPendingItem() -> LineFramer.Item? {
         guard pendingHead < pendingItems.count else { return nil }
