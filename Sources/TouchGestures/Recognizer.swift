@@ -21,6 +21,8 @@ public class Recognizer {
     public var mustFail: [Recognizer] = []
     /// Whether this recognizer has reported anything in the current sequence (so a failure is worth reporting).
     var reported = false
+    /// The last `began`/`changed` report of this sequence: a `cancelled` carries its measurements.
+    private var lastActive: GestureEvent?
     private var outbox: [GestureEvent] = []
     private var samples: [(time: EventTime, location: Point)] = []
 
@@ -115,6 +117,7 @@ public class Recognizer {
         var event = GestureEvent(
             name: spec.name, kind: spec.kind, event: kind, time: time, location: centroid, fingers: fingerCount)
         configure(&event)
+        if kind == .began || kind == .changed { lastActive = event }
         switch kind {
         case .began: state = .began
         case .changed: state = .changed
@@ -147,7 +150,15 @@ public class Recognizer {
 
     func cancel(at time: EventTime) {
         if state.isActive {
-            report(.cancelled, at: time)
+            // Where the gesture had got to (translation, scale, rotation), not zeros: a client that applied the
+            // drag live must know how far to undo it. Velocity stays zero: nothing cancelled may be flung.
+            let last = lastActive
+            report(.cancelled, at: time) { event in
+                guard let last else { return }
+                event.translation = last.translation
+                event.scale = last.scale
+                event.rotation = last.rotation
+            }
         } else {
             fail(at: time)
         }
@@ -204,6 +215,7 @@ public class Recognizer {
         deadline = nil
         pending = nil
         reported = false
+        lastActive = nil
         samples.removeAll()
         resetGesture()
     }
