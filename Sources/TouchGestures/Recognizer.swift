@@ -127,9 +127,11 @@ public class Recognizer {
         case .pressing: break
         }
         if kind == .ended && mustFail.contains(where: { !$0.state.isFinished || $0.pending != nil }) {
-            // Hold it: the recognizers it waits for may still succeed.
+            // Hold it: the recognizers it waits for may still succeed. The success is final, so this
+            // recognizer's own timer (a tap's hold limit) must not fire and fail it while it waits.
             state = .possible
             pending = event
+            deadline = nil
             return
         }
         reported = true
@@ -200,8 +202,8 @@ public class Recognizer {
         guard !fingers.isEmpty else { return }
         lastCentroid = centroid
         samples.append((time, lastCentroid))
-        let horizon = time.microseconds - GestureDefaults.velocityWindow.microseconds
-        while let first = samples.first, first.time.microseconds < horizon { samples.removeFirst() }
+        // Written as a difference, not `time - window`, so it saturates through EventTime at any time.
+        while let first = samples.first, time - first.time > GestureDefaults.velocityWindow { samples.removeFirst() }
     }
 
     private func takeOutbox() -> [GestureEvent] {

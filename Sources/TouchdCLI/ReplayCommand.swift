@@ -143,7 +143,8 @@ struct RealtimePacer {
     init() { start = Self.now() }
 
     func wait(_ offset: EventTime.Duration) {
-        let remaining = start + offset.microseconds - Self.now()
+        // Through EventTime, which saturates: a 9e12 s recording waits "forever", it does not trap.
+        let remaining = (EventTime(microseconds: start) + offset - EventTime(microseconds: Self.now())).microseconds
         guard remaining > 0 else { return }
         var request = timespec(tv_sec: Int(remaining / 1_000_000), tv_nsec: Int(remaining % 1_000_000) * 1000)
         var left = timespec()

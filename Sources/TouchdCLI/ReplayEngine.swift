@@ -72,9 +72,9 @@ public struct ReplayEngine {
             if sink.pending > 60 * 1024 || pacer != nil { write(sink.take()) }
         }
         if let dispatcher {
-            // Timers still running when the recording ends (a tap waiting for a double tap) fire at their times.
-            let end = EventTime(microseconds: Int64.max / 2)
-            sink.add(dispatcher.advance(to: end), summary: &summary, collect: settings.collectDispatched)
+            // Timers still running when the recording ends (a tap waiting for a double tap) fire at their times;
+            // up to the end of time, so a deadline that saturated there fires too.
+            sink.add(dispatcher.advance(to: .max), summary: &summary, collect: settings.collectDispatched)
         }
         write(sink.take())
         summary.diagnostics = pipeline.decoder.diagnostics
