@@ -17,6 +17,8 @@ public struct ReplaySummary: Equatable, Sendable {
     /// The latest time seen: an event stamped earlier than one before it does not move it back (the decoder
     /// clamps such times), so the duration is never negative.
     public var lastTime: EventTime?
+    /// Fingers still down when the recording ended, ended with `cancel` (docs/protocol.md, end of stream).
+    public var endedAtEndOfStream = 0
     public var diagnostics = DecoderDiagnostics()
     public var phaseCounts: [TouchPhase: Int] = [:]
     /// With a scene: downs per region id ("" for fingers that hit nothing).
@@ -91,6 +93,9 @@ public struct ReplaySummary: Equatable, Sendable {
         lines.append(
             "  events: \(events), frames: \(frames), frames with touch changes: \(touchFrames), duration: \(seconds) s")
         lines.append("  fingers: \(fingers), max simultaneous: \(maxSimultaneous)")
+        if endedAtEndOfStream > 0 {
+            lines.append("  still down at the end of the stream: \(endedAtEndOfStream), ended with cancel")
+        }
         let phases = TouchPhase.allCases.map { "\($0.rawValue) \(phaseCounts[$0] ?? 0)" }.joined(separator: ", ")
         lines.append("  finger events: \(phases)")
         if !downsByRegion.isEmpty {

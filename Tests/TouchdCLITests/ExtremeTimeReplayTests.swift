@@ -119,6 +119,26 @@ struct ExtremeTimeReplayTests {
         #expect(report.contains("  events: 9, frames: 3, frames with touch changes: 3, duration: 0.010 s"))
     }
 
+    @Test("near Int64's limit through the demo scene: the taps fire, the saturated window closes at the end of time")
+    func endOfTimeThroughAScene() throws {
+        let (_, summary) = try replay(try evemu(Self.endOfTime), scene: true)
+        #expect(summary.downsByRegion == ["play": 1, "favourite": 1, "menu": 1])
+        #expect(summary.gesturesEnded == ["play/tap": 1, "favourite/tap": 1])
+        #expect(summary.endedAtEndOfStream == 1)
+        let gestures = summary.dispatched.compactMap { event -> (String, String, Int64)? in
+            guard case .gesture(let region, let gesture) = event else { return nil }
+            return (region, gesture.event.rawValue, gesture.time.microseconds)
+        }
+        #expect(gestures.map(\.0) == ["play", "menu", "menu", "favourite"])
+        #expect(gestures.map(\.1) == ["ended", "pressing", "failed", "ended"])
+        // The tap on play at its lift; the press fails at the end-of-stream cancel (the last event's time); the
+        // favourite's single tap is released when its double-tap window, saturated at Int64.max, closes.
+        #expect(
+            gestures.map(\.2) == [
+                9_223_372_036_854_080_000, 9_223_372_036_854_760_000, 9_223_372_036_854_775_000, .max,
+            ])
+    }
+
     @Test("a raw dump from -9e12 s to +9e12 s: the span saturates, nothing traps")
     func spanBeyondInt64() throws {
         var recording = try RecordingLoader.parse(Self.spanningDump(), format: .raw, file: "span.raw")
