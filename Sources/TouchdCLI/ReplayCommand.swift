@@ -30,7 +30,7 @@ public enum ReplayCommand {
     ])
 
     public static let usage =
-        "usage: touchd replay FILE [options]\n\nPrints the finger stream of a recorded evdev log.\n\n"
+        "usage: touchd replay FILE [options]\n\nPrints the finger stream of a recorded evdev log (FILE - reads standard input).\n\n"
 
     public static func run(_ arguments: [String], logger: Logger) -> Int32 {
         do {
@@ -83,7 +83,8 @@ public enum ReplayCommand {
                 }
             }
             if !parsed.has("quiet") {
-                for line in summary.report(file: file, recording: recording) { StderrLogHandler().write(line) }
+                let name = RecordingLoader.displayName(for: file)
+                for line in summary.report(file: name, recording: recording) { StderrLogHandler().write(line) }
             }
             return 0
         } catch let error as ArgumentError {
