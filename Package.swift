@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "TouchCore", targets: ["TouchCore"]),
         .library(name: "TouchFormats", targets: ["TouchFormats"]),
         .library(name: "TouchScene", targets: ["TouchScene"]),
+        .library(name: "TouchdCLI", targets: ["TouchdCLI"]),
     ],
     targets: [
         // System libraries, found with pkg-config (Debian: libevdev-dev, libudev-dev, libsystemd-dev).

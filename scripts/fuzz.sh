@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer package (Tests/Fuzz) and runs each target for SECONDS (default 60), seeded from
 # ../shared/recordings, the docs' examples and config/. A crash leaves crash-* files in $OUT and fails.
+# The binary's custom mutator (Tests/Fuzz/Sources/touchd-fuzz/TimeMutator.swift) pushes timestamps to extremes.
 #   scripts/fuzz.sh 1800        # half an hour a target
 #   scripts/fuzz.sh 10          # CI: briefly, so the targets keep building and running
 # FUZZ_TARGETS="evemu yaml" picks targets; FUZZ_MAX_RUNS=10000000 also ends a target after that many executions.
@@ -19,7 +20,24 @@ seed() {  # $1 target, then files
 }
 seed evemu config/demo/panel.evemu $(ls $R/evemu/*.event $R/tslib/* $R/xorg-integration-tests/touchscreens/* 2>/dev/null | head -20)
 seed yaml $R/libinput-record-yaml/*.yml*
+# Real recordings as raw input_event dumps too (E: lines to 24-byte records), for raw and replay.
+to_raw() {  # $1 evemu file, $2 output
+    python3 - "$1" "$2" <<'PY'
+import re, struct, sys
+out = bytearray()
+for line in open(sys.argv[1], errors="replace"):
+    m = re.match(r"E:\s+(\d+)\.(\d+)\s+([0-9a-fA-F]+)\s+([0-9a-fA-F]+)\s+(-?\d+)", line)
+    if m:
+        out += struct.pack("<qqHHi", int(m[1]), int(m[2].ljust(6, "0")[:6]), int(m[3], 16), int(m[4], 16), int(m[5]))
+open(sys.argv[2], "wb").write(bytes(out[:65536 - 65536 % 24]))
+PY
+}
 seed raw
+seed replay config/demo/panel.evemu $(ls $R/evemu/*.event $R/tslib/*.events $R/xorg-integration-tests/touchscreens/*.events $R/xorg-integration-tests/touchpads/*.events $R/chromiumos-autotest/*/* $R/android-getevent-MonkeyHelper/original/*.txt 2>/dev/null | head -40)
+for file in config/demo/panel.evemu $(ls $R/xorg-integration-tests/touchscreens/*.events $R/evemu/*.event 2>/dev/null | head -8); do
+    name=$(echo "$file" | tr '/' '_').raw
+    to_raw "$file" "$OUT/corpus/raw/$name" && cp "$OUT/corpus/raw/$name" "$OUT/corpus/replay/$name"
+done
 "$( [ -x .build/release/touchd-bench ] && echo .build/release/touchd-bench || echo true )" make-looped "$OUT/seed.evemu" "$OUT/corpus/raw/demo.raw" 500 config/demo/panel.evemu >/dev/null 2>&1 || true
 seed getevent $(ls $R/android-getevent-MonkeyHelper/original/*.txt 2>/dev/null | head -6)
 seed evtest $(ls $R/chromiumos-firmware_TouchMTB/original/data/*.dat 2>/dev/null | head -6)
@@ -30,7 +48,7 @@ seed protocol
 printf '{"op":"subscribe","events":["touch"],"regions":["a"]}\n{"op":"ping","id":1}\n' > "$OUT/corpus/protocol/requests"
 printf '{"op":"set-scene","scene":{"size":[10,10],"regions":[{"id":"a","frame":[0,0,5,5]}]}}\n' > "$OUT/corpus/protocol/scene"
 status=0
-for target in ${FUZZ_TARGETS:-evemu yaml raw getevent evtest decoder scene config protocol}; do
+for target in ${FUZZ_TARGETS:-evemu yaml raw getevent evtest decoder replay scene config protocol}; do
     log="$OUT/$target.log"
     started=$(date +%s)
     if SWIFT_BACKTRACE=enable=no FUZZ_TARGET=$target "$FUZZ" -max_total_time="$SECONDS_PER_TARGET" -print_final_stats=1 \

@@ -26,6 +26,9 @@ public struct DecoderDiagnostics: Equatable, Sendable {
     public var eventsDiscardedInDrop = 0
     /// `SYN_MT_REPORT` on a slotted device, or slot events on a protocol A device: ignored.
     public var protocolMismatches = 0
+    /// Events stamped earlier than an event before them (clock steps, merged logs, edited files): each is
+    /// treated as stamped at the latest time seen, so time never goes back for gestures.
+    public var backwardTimes = 0
 
     public init() {}
 
@@ -43,6 +46,7 @@ public struct DecoderDiagnostics: Equatable, Sendable {
             ("blind resyncs", blindResyncs),
             ("events discarded in drops", eventsDiscardedInDrop),
             ("protocol mismatches", protocolMismatches),
+            ("times that went backwards (clamped)", backwardTimes),
         ]
         return all.filter { $0.1 != 0 }.map { (name: $0.0, count: $0.1) }
     }

@@ -18,6 +18,10 @@ public struct TouchDecoder {
     public let description: DeviceDescription
     public let touchProtocol: TouchProtocol
     public private(set) var diagnostics = DecoderDiagnostics()
+    /// The latest event time seen. Time never goes back past the decoder: an event stamped earlier is treated
+    /// as if stamped now (counted in `diagnostics.backwardTimes`), so finger events, the dispatcher and the
+    /// gesture timers after it see non-decreasing time (docs/decoding.md).
+    public private(set) var latestTime: EventTime?
 
     private var slots: SlotDecoder
     private var contacts: ContactReportDecoder
@@ -48,6 +52,8 @@ public struct TouchDecoder {
 
     /// Feeds one event. Finger changes are appended to `output` when a `SYN_REPORT` closes a frame.
     public mutating func process(_ event: InputEvent, into output: inout [DecoderOutput]) {
+        var event = event
+        event.time = advanceTime(to: event.time, counting: true)
         if awaitingResync {
             resyncBlind(at: event.time, into: &output)
         }
@@ -75,6 +81,7 @@ public struct TouchDecoder {
     /// Resolves a drop from the kernel's current state: touches that vanished or changed id are cancelled,
     /// new ones go down, the rest move to their current place.
     public mutating func resync(to snapshot: DeviceSnapshot, at time: EventTime, into output: inout [DecoderOutput]) {
+        let time = advanceTime(to: time, counting: false)
         droppingUntilReport = false
         awaitingResync = false
         diagnostics.snapshotResyncs += 1
@@ -100,11 +107,23 @@ public struct TouchDecoder {
 
     /// Ends every live touch with `cancel`, as when the device is removed or suspended.
     public mutating func cancelAll(at time: EventTime, into output: inout [DecoderOutput]) {
+        let time = advanceTime(to: time, counting: false)
         let emitted =
             touchProtocol == .contactReports
             ? contacts.cancelAll(at: time, into: &output)
             : slots.cancelAll(at: time, into: &output)
         if emitted { output.append(.frameEnd(time)) }
+    }
+
+    /// `time`, or the latest time seen when `time` is earlier. Only the stream's own times count as a quirk:
+    /// a caller's resync or cancel time that lags an event's (the kernel stamped it first) is not the stream's.
+    private mutating func advanceTime(to time: EventTime, counting: Bool) -> EventTime {
+        if let latest = latestTime, time < latest {
+            if counting { diagnostics.backwardTimes += 1 }
+            return latest
+        }
+        latestTime = time
+        return time
     }
 
     private mutating func resyncBlind(at time: EventTime, into output: inout [DecoderOutput]) {

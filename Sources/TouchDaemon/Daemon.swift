@@ -17,6 +17,8 @@ public final class Daemon {
         public var scenePath: String?
         /// Play this recording as a device (`touchd run --replay FILE`).
         public var replayPath: String?
+        /// The device description for an events-only recording (`--desc FILE`), as `touchd replay --desc`.
+        public var replayDescriptionPath: String?
         public var replayLoop = false
         public var replaySpeed = 1.0
         /// Hold the replay until this many clients have subscribed (tests and demos that must see it all).
@@ -228,11 +230,17 @@ public final class Daemon {
 
     func timerFired() {
         let now = MonotonicClock.nowMicroseconds()
-        if replayStarted, var feeder = replay, let index = replaySource {
-            eventBuffer.removeAll(keepingCapacity: true)
-            feeder.due(upTo: now, into: &eventBuffer)
-            replay = feeder
-            if !eventBuffer.isEmpty { process(eventBuffer, from: index) }
+        if replayStarted, let index = replaySource {
+            // A pass that ends ends its fingers still down with cancel before the next pass starts
+            // (docs/protocol.md, "End of stream"); a loop then goes on with new fingers.
+            while var feeder = replay {
+                eventBuffer.removeAll(keepingCapacity: true)
+                let passEnd = feeder.due(upTo: now, into: &eventBuffer)
+                replay = feeder
+                if !eventBuffer.isEmpty { process(eventBuffer, from: index) }
+                guard let passEnd else { break }
+                cancelTouches(of: index, at: passEnd)
+            }
         }
         dispatcher.advance(to: EventTime(microseconds: now), into: &dispatchBuffer)
         broadcastDispatched()
@@ -243,7 +251,7 @@ public final class Daemon {
     // MARK: Input
 
     func openReplay(_ path: String) throws {
-        let recording = try RecordingLoader.load(path: path)
+        let recording = try RecordingLoader.load(path: path, descriptionPath: options.replayDescriptionPath)
         let index = nextDeviceIndex
         nextDeviceIndex += 1
         let source = try InputSource(

@@ -129,7 +129,10 @@ enum NumberParsing {
             let (micros, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000)
             return overflow ? nil : micros
         }
-        guard let seconds = decimal(field[field.startIndex..<dot]), seconds >= 0 else { return nil }
+        // Negative `sec.usec` is refused, "-0.5" too: its seconds read as 0, and it must not become +0.5.
+        guard field.first != ASCII.minus, let seconds = decimal(field[field.startIndex..<dot]), seconds >= 0 else {
+            return nil
+        }
         var micros: Int64 = 0
         var digits = 0
         var index = dot + 1

@@ -52,6 +52,11 @@ public enum EvemuReader {
 
         mutating func parseLine(_ line: ArraySlice<UInt8>, number: Int) throws(RecordingError) {
             guard let first = line.first else { return }
+            if let nul = line.firstIndex(of: 0) {
+                throw error(
+                    .badLine, number, nil,
+                    "NUL byte at column \(nul - line.startIndex + 1): the text is damaged (or this is not evemu text)")
+            }
             if first == ASCII.hash {
                 noteVersion(line)
                 return

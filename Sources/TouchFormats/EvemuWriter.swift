@@ -21,15 +21,15 @@ public enum EvemuWriter {
     ) -> String {
         var out = writeDescription(description)
         out.reserveCapacity(out.utf8.count + events.count * 48)
-        let offset = timeBase == .relativeToFirstEvent ? (events.first?.time.microseconds ?? 0) : 0
-        var frameStart = events.first?.time.microseconds ?? 0
+        let origin = timeBase == .relativeToFirstEvent ? (events.first?.time ?? .zero) : .zero
+        var frameStart = events.first?.time ?? .zero
         for event in events {
-            let time = EventTime(microseconds: event.time.microseconds - offset)
+            let time = EventTime(microseconds: (event.time - origin).microseconds)
             out += "E: \(time) \(hex4(event.type)) \(hex4(event.code)) \(padded(event.value))\t# "
             if event.isSynReport {
-                let gap = (event.time.microseconds - frameStart) / 1000
+                let gap = (event.time - frameStart).microseconds / 1000
                 out += "------------ SYN_REPORT (0) ---------- +\(gap)ms\n"
-                frameStart = event.time.microseconds
+                frameStart = event.time
             } else {
                 out += EventNames.label(type: event.type, code: event.code) + " \(event.value)\n"
             }

@@ -1,8 +1,10 @@
 /// Tells recording formats apart by content, so a file's name does not have to say.
 public enum FormatDetection {
     public static func detect(_ bytes: [UInt8]) -> RecordingFormat? {
-        let head = bytes.prefix(4096)
-        if head.contains(0) { return .raw }
+        let head = ByteOrderMark.stripped(Array(bytes.prefix(4096)))
+        // NUL bytes mean binary, unless the file starts like evemu text: a damaged evemu file is evemu, so its
+        // reader can name the line with the NUL instead of a raw-dump error about record sizes.
+        if head.contains(0) { return startsLikeEvemu(head) ? .evemu : .raw }
         var sawEvemuLine = false
         var result: RecordingFormat?
         try? forEachLine(in: Array(head)) { (line, _) throws(RecordingError) in
@@ -34,5 +36,16 @@ public enum FormatDetection {
         }
         if result == nil && sawEvemuLine { return .evemu }
         return result
+    }
+
+    /// A first line free of NUL that is `# EVEMU …` or an evemu line (`N:`, `I:`, … `E:` then a blank). A raw
+    /// dump cannot: its first 8 bytes are a `tv_sec`, whose high bytes are 0 for any real time.
+    static func startsLikeEvemu(_ head: [UInt8]) -> Bool {
+        let line = head.prefix { $0 != ASCII.newline }
+        guard !line.contains(0) else { return false }
+        if line.starts(with: Array("# EVEMU".utf8)) { return true }
+        let bytes = Array(line)
+        return bytes.count >= 3 && Array("NIPBALSE".utf8).contains(bytes[0]) && bytes[1] == ASCII.colon
+            && ASCII.isSpace(bytes[2])
     }
 }

@@ -14,6 +14,8 @@ public enum RecordingLoader {
         options: ReadOptions = ReadOptions()
     ) throws(RecordingError) -> Recording {
         let bytes = try readFile(path)
+        // Standard input (`-`) is named so in messages, and has no siblings.
+        let path = displayName(for: path)
         guard let format = format ?? FormatDetection.detect(bytes) else {
             throw RecordingError(
                 .unknownFormat, file: path,
@@ -25,7 +27,7 @@ public enum RecordingLoader {
             recording.description = try loadDescription(descriptionPath)
             recording.descriptionSource = .file(descriptionPath)
         } else if recording.descriptionSource == .inferred {
-            if let sibling = siblingDescription(for: path) {
+            if let sibling = path == FileInput.standardInputName ? nil : siblingDescription(for: path) {
                 recording.description = try loadDescription(sibling)
                 recording.descriptionSource = .file(sibling)
             } else {
@@ -43,6 +45,8 @@ public enum RecordingLoader {
     public static func parse(
         _ bytes: [UInt8], format: RecordingFormat, file: String, options: ReadOptions = ReadOptions()
     ) throws(RecordingError) -> Recording {
+        // A text file may start with a UTF-8 byte order mark; a raw dump's first bytes are a time, kept whole.
+        let bytes = format == .raw ? bytes : ByteOrderMark.stripped(bytes)
         switch format {
         case .evemu:
             return try EvemuReader.parse(bytes, file: file, options: options)
@@ -62,9 +66,15 @@ public enum RecordingLoader {
         }
     }
 
+    /// How messages and summaries name the recording at `path`: standard input (`-`) is "stdin".
+    public static func displayName(for path: String) -> String {
+        path == "-" ? FileInput.standardInputName : path
+    }
+
     /// A description from an evemu file (`.desc`/`.prop`/`.device`, or any evemu recording with a header).
     public static func loadDescription(_ path: String) throws(RecordingError) -> DeviceDescription {
-        let parsed = try EvemuReader.parseRaw(try readFile(path), file: path, options: ReadOptions())
+        let parsed = try EvemuReader.parseRaw(
+            ByteOrderMark.stripped(try readFile(path)), file: path, options: ReadOptions())
         guard let description = parsed.description else {
             throw RecordingError(
                 .badDescription, file: path, "no device description (N:, I:, P:, B: or A: lines) in this file")
@@ -92,10 +102,6 @@ public enum RecordingLoader {
     }
 
     static func readFile(_ path: String) throws(RecordingError) -> [UInt8] {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            let exists = FileManager.default.fileExists(atPath: path)
-            throw RecordingError(.unreadable, file: path, exists ? "cannot read the file" : "no such file")
-        }
-        return [UInt8](data)
+        try FileInput.read(path)
     }
 }

@@ -21,6 +21,8 @@ public class Recognizer {
     public var mustFail: [Recognizer] = []
     /// Whether this recognizer has reported anything in the current sequence (so a failure is worth reporting).
     var reported = false
+    /// The last `began`/`changed` report of this sequence: a `cancelled` carries its measurements.
+    private var lastActive: GestureEvent?
     private var outbox: [GestureEvent] = []
     private var samples: [(time: EventTime, location: Point)] = []
 
@@ -115,6 +117,7 @@ public class Recognizer {
         var event = GestureEvent(
             name: spec.name, kind: spec.kind, event: kind, time: time, location: centroid, fingers: fingerCount)
         configure(&event)
+        if kind == .began || kind == .changed { lastActive = event }
         switch kind {
         case .began: state = .began
         case .changed: state = .changed
@@ -124,9 +127,11 @@ public class Recognizer {
         case .pressing: break
         }
         if kind == .ended && mustFail.contains(where: { !$0.state.isFinished || $0.pending != nil }) {
-            // Hold it: the recognizers it waits for may still succeed.
+            // Hold it: the recognizers it waits for may still succeed. The success is final, so this
+            // recognizer's own timer (a tap's hold limit) must not fire and fail it while it waits.
             state = .possible
             pending = event
+            deadline = nil
             return
         }
         reported = true
@@ -147,7 +152,15 @@ public class Recognizer {
 
     func cancel(at time: EventTime) {
         if state.isActive {
-            report(.cancelled, at: time)
+            // Where the gesture had got to (translation, scale, rotation), not zeros: a client that applied the
+            // drag live must know how far to undo it. Velocity stays zero: nothing cancelled may be flung.
+            let last = lastActive
+            report(.cancelled, at: time) { event in
+                guard let last else { return }
+                event.translation = last.translation
+                event.scale = last.scale
+                event.rotation = last.rotation
+            }
         } else {
             fail(at: time)
         }
@@ -189,8 +202,8 @@ public class Recognizer {
         guard !fingers.isEmpty else { return }
         lastCentroid = centroid
         samples.append((time, lastCentroid))
-        let horizon = time.microseconds - GestureDefaults.velocityWindow.microseconds
-        while let first = samples.first, first.time.microseconds < horizon { samples.removeFirst() }
+        // Written as a difference, not `time - window`, so it saturates through EventTime at any time.
+        while let first = samples.first, time - first.time > GestureDefaults.velocityWindow { samples.removeFirst() }
     }
 
     private func takeOutbox() -> [GestureEvent] {
@@ -204,6 +217,7 @@ public class Recognizer {
         deadline = nil
         pending = nil
         reported = false
+        lastActive = nil
         samples.removeAll()
         resetGesture()
     }

@@ -28,7 +28,7 @@ public enum TextFormatter {
 
     /// `+1.234s` from the start of the recording.
     public static func offset(_ time: EventTime, from start: EventTime) -> String {
-        let millis = (time.microseconds - start.microseconds) / 1000
+        let millis = (time - start).microseconds / 1000
         let sign = millis < 0 ? "-" : "+"
         let magnitude = millis.magnitude
         let fraction = String(magnitude % 1000)

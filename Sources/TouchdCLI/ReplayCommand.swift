@@ -30,7 +30,7 @@ public enum ReplayCommand {
     ])
 
     public static let usage =
-        "usage: touchd replay FILE [options]\n\nPrints the finger stream of a recorded evdev log.\n\n"
+        "usage: touchd replay FILE [options]\n\nPrints the finger stream of a recorded evdev log (FILE - reads standard input).\n\n"
 
     public static func run(_ arguments: [String], logger: Logger) -> Int32 {
         do {
@@ -83,7 +83,8 @@ public enum ReplayCommand {
                 }
             }
             if !parsed.has("quiet") {
-                for line in summary.report(file: file, recording: recording) { StderrLogHandler().write(line) }
+                let name = RecordingLoader.displayName(for: file)
+                for line in summary.report(file: name, recording: recording) { StderrLogHandler().write(line) }
             }
             return 0
         } catch let error as ArgumentError {
@@ -143,7 +144,8 @@ struct RealtimePacer {
     init() { start = Self.now() }
 
     func wait(_ offset: EventTime.Duration) {
-        let remaining = start + offset.microseconds - Self.now()
+        // Through EventTime, which saturates: a 9e12 s recording waits "forever", it does not trap.
+        let remaining = (EventTime(microseconds: start) + offset - EventTime(microseconds: Self.now())).microseconds
         guard remaining > 0 else { return }
         var request = timespec(tv_sec: Int(remaining / 1_000_000), tv_nsec: Int(remaining % 1_000_000) * 1000)
         var left = timespec()

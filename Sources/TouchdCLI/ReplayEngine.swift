@@ -50,6 +50,17 @@ public struct ReplayEngine {
         var dispatched: [DispatchEvent] = []
         dispatched.reserveCapacity(32)
         var sink = OutputSink(format: settings.format, start: recording.events.first?.time ?? .zero)
+        // Hands pipeline output on: to the dispatcher with a scene, else straight to the output.
+        func forward(_ items: [PipelineOutput]) {
+            for output in items {
+                summary.note(output, live: pipeline.decoder.liveFingerCount)
+                if let dispatcher {
+                    dispatcher.handle(output, device: device, into: &dispatched)
+                } else {
+                    sink.add(output, device: settings.deviceName)
+                }
+            }
+        }
         for event in recording.events {
             summary.note(event)
             if let pacer, event.isSynReport { pacer(event.time - sink.start) }
@@ -58,23 +69,23 @@ public struct ReplayEngine {
             }
             pipeline.process(event, into: &outputs)
             guard !outputs.isEmpty || !dispatched.isEmpty else { continue }
-            for output in outputs {
-                summary.note(output, live: pipeline.decoder.liveFingerCount)
-                if let dispatcher {
-                    dispatcher.handle(output, device: device, into: &dispatched)
-                } else {
-                    sink.add(output, device: settings.deviceName)
-                }
-            }
+            forward(outputs)
             outputs.removeAll(keepingCapacity: true)
             sink.add(dispatched, summary: &summary, collect: settings.collectDispatched)
             dispatched.removeAll(keepingCapacity: true)
             if sink.pending > 60 * 1024 || pacer != nil { write(sink.take()) }
         }
+        // End of stream: a finger still down never lifted in the recording. Its real end was not seen, so it
+        // ends with cancel, never up (docs/protocol.md), at the latest time the stream reached.
+        summary.endedAtEndOfStream = pipeline.decoder.liveFingerCount
+        pipeline.cancelAll(at: pipeline.decoder.latestTime ?? .zero, into: &outputs)
+        forward(outputs)
+        sink.add(dispatched, summary: &summary, collect: settings.collectDispatched)
+        dispatched.removeAll(keepingCapacity: true)
         if let dispatcher {
-            // Timers still running when the recording ends (a tap waiting for a double tap) fire at their times.
-            let end = EventTime(microseconds: Int64.max / 2)
-            sink.add(dispatcher.advance(to: end), summary: &summary, collect: settings.collectDispatched)
+            // Timers still running when the recording ends (a tap waiting for a double tap) fire at their times;
+            // up to the end of time, so a deadline that saturated there fires too.
+            sink.add(dispatcher.advance(to: .max), summary: &summary, collect: settings.collectDispatched)
         }
         write(sink.take())
         summary.diagnostics = pipeline.decoder.diagnostics

@@ -14,7 +14,11 @@ public struct ReplaySummary: Equatable, Sendable {
     public var fingers = 0
     public var maxSimultaneous = 0
     public var firstTime: EventTime?
+    /// The latest time seen: an event stamped earlier than one before it does not move it back (the decoder
+    /// clamps such times), so the duration is never negative.
     public var lastTime: EventTime?
+    /// Fingers still down when the recording ended, ended with `cancel` (docs/protocol.md, end of stream).
+    public var endedAtEndOfStream = 0
     public var diagnostics = DecoderDiagnostics()
     public var phaseCounts: [TouchPhase: Int] = [:]
     /// With a scene: downs per region id ("" for fingers that hit nothing).
@@ -41,7 +45,7 @@ public struct ReplaySummary: Equatable, Sendable {
         events += 1
         if event.isSynReport { frames += 1 }
         if firstTime == nil { firstTime = event.time }
-        lastTime = event.time
+        if lastTime.map({ event.time > $0 }) ?? true { lastTime = event.time }
     }
 
     mutating func note(_ output: PipelineOutput, live: Int) {
@@ -57,7 +61,7 @@ public struct ReplaySummary: Equatable, Sendable {
 
     public var duration: EventTime.Duration {
         guard let firstTime, let lastTime else { return EventTime.Duration(microseconds: 0) }
-        return lastTime - firstTime
+        return Swift.max(lastTime - firstTime, .zero)
     }
 
     /// Lines for a person: input, description, counts, quirks.
@@ -89,6 +93,9 @@ public struct ReplaySummary: Equatable, Sendable {
         lines.append(
             "  events: \(events), frames: \(frames), frames with touch changes: \(touchFrames), duration: \(seconds) s")
         lines.append("  fingers: \(fingers), max simultaneous: \(maxSimultaneous)")
+        if endedAtEndOfStream > 0 {
+            lines.append("  still down at the end of the stream: \(endedAtEndOfStream), ended with cancel")
+        }
         let phases = TouchPhase.allCases.map { "\($0.rawValue) \(phaseCounts[$0] ?? 0)" }.joined(separator: ", ")
         lines.append("  finger events: \(phases)")
         if !downsByRegion.isEmpty {
@@ -115,8 +122,11 @@ public struct ReplaySummary: Equatable, Sendable {
 
 enum TextFormatterBridge {
     static func seconds(_ duration: EventTime.Duration) -> String {
+        // On the magnitude, so that no duration can make a negative padding count.
         let millis = duration.microseconds / 1000
-        let fraction = String(millis % 1000)
-        return String(millis / 1000) + "." + String(repeating: "0", count: 3 - fraction.count) + fraction
+        let magnitude = millis.magnitude
+        let fraction = String(magnitude % 1000)
+        return (millis < 0 ? "-" : "") + String(magnitude / 1000) + "."
+            + String(repeating: "0", count: 3 - fraction.count) + fraction
     }
 }

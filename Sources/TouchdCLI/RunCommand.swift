@@ -10,6 +10,7 @@ public enum RunCommand {
         .value("socket", "PATH", help: "listen here instead of the configured socket path"),
         .value("scene", "FILE", help: "scene file instead of the configured one"),
         .value("replay", "FILE", help: "play a recording as a device, at recorded speed"),
+        .value("desc", "FILE", help: "with --replay: device description (evemu) for an events-only recording"),
         .flag("loop", help: "with --replay: start again at the end"),
         .value("speed", "FACTOR", help: "with --replay: play this many times faster (default 1)"),
         .value("replay-waits", "N", help: "with --replay: start when N clients have subscribed"),
@@ -44,6 +45,10 @@ public enum RunCommand {
             options.socketPath = parsed["socket"]
             options.scenePath = parsed["scene"]
             options.replayPath = parsed["replay"]
+            options.replayDescriptionPath = parsed["desc"]
+            if options.replayDescriptionPath != nil && options.replayPath == nil {
+                throw ArgumentError.missingArgument("--replay (needed by --desc)")
+            }
             options.replayLoop = parsed.has("loop")
             options.replayWaitsForSubscribers =
                 try parsed.value("replay-waits", expected: "a number of clients") {

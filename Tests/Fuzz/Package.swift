@@ -20,6 +20,7 @@ let package = Package(
                 .product(name: "TouchJSON", package: "touchd"),
                 .product(name: "TouchTransport", package: "touchd"),
                 .product(name: "TouchDaemon", package: "touchd"),
+                .product(name: "TouchdCLI", package: "touchd"),
             ]),
     ],
     swiftLanguageModes: [.v6]

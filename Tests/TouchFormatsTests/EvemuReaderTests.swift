@@ -109,4 +109,13 @@ struct EvemuReaderTests {
         #expect(text.contains("E: 0.000001 0003 0039 -001\t"))
         #expect(text.contains("E: 0.000002 0003 0035 0036\t"))
     }
+
+    @Test("a negative sec.usec is a bad time, \"-0.5\" too (it was read as +0.5)")
+    func negativeFractionalTime() throws {
+        for time in ["-0.500000", "-1.000001"] {
+            let text = "E: \(time) 0003 0035 0001\n"
+            let error = try #require(throws: RecordingError.self) { try EvemuReader.parse(Array(text.utf8), file: "f") }
+            #expect(error.field == "E time")
+        }
+    }
 }

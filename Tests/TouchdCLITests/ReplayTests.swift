@@ -68,15 +68,21 @@ struct ReplayTests {
         }
     }
 
-    func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+    func run(_ arguments: [String], input: Data? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: touchdBinary)
         process.arguments = arguments
+        let stdin = Pipe()
+        if input != nil { process.standardInput = stdin }
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         try process.run()
+        if let input {
+            stdin.fileHandleForWriting.write(input)
+            try stdin.fileHandleForWriting.close()
+        }
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
@@ -106,6 +112,15 @@ struct ReplayTests {
         let skipped = try run(["replay", bad, "--skip-bad-lines"])
         #expect(skipped.status == 0)
         #expect(skipped.stderr.contains("skipped lines: 1"))
+
+        // `-` is standard input, named "stdin" in the summary and in errors.
+        let demo = try Data(contentsOf: URL(fileURLWithPath: Self.demo))
+        let piped = try run(["replay", "-", "--size", "1280x800"], input: demo)
+        #expect(piped.status == 0)
+        #expect(piped.stdout == good.stdout)
+        #expect(piped.stderr.contains("stdin: evemu 1.3"))
+        let garbage = try run(["replay", "-"], input: Data("E: 1.0 0003\n".utf8))
+        #expect(garbage.stderr.contains("stdin:1: E: expected 4 fields"))
 
         let usage = try run(["replay", "--speed", "warp", Self.demo])
         #expect(usage.status == 2)

@@ -11,8 +11,9 @@ import TouchTransport
 #endif
 
 /// One libFuzzer executable, several targets, chosen by FUZZ_TARGET: evemu, yaml, raw, getevent, evtest,
-/// decoder, scene, config, protocol. Readers must never crash (errors are fine); the decoder must keep its
-/// invariants on any event sequence.
+/// decoder, replay, scene, config, protocol. Readers must never crash (errors are fine); the decoder must keep
+/// its invariants on any event sequence; a replay through a scene must too (ReplayTarget.swift). Timestamps are
+/// pushed to their extremes by TimeMutator.swift.
 let target = getenv("FUZZ_TARGET").map { String(cString: $0) } ?? "evemu"
 
 func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
@@ -26,6 +27,7 @@ func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     case "getevent": _ = try? GeteventReader.parse(bytes, file: "fuzz")
     case "evtest": _ = try? EvtestReader.parse(bytes, file: "fuzz")
     case "decoder": DecoderInvariants.check(bytes)
+    case "replay": ReplayTarget.check(bytes)
     case "scene":
         if let scene = try? SceneLoader.parse(bytes, file: "fuzz") {
             let index = SceneIndex(scene: scene)
@@ -48,7 +50,8 @@ func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
 }
 
 /// Any event sequence through the decoder: every finger that goes down ends exactly once (up or cancel, the
-/// rest cancelled at the end), no event names a finger that is not live, and live ids are unique.
+/// rest cancelled at the end), no event names a finger that is not live, live ids are unique, and output times
+/// never go back, though input times jump to Int64's ends and backwards.
 enum DecoderInvariants {
     static let devices: [DeviceDescription] = [
         DeviceDescription(
@@ -90,7 +93,13 @@ enum DecoderInvariants {
             let (type, code) = codes[Int(bytes[index]) % codes.count]
             // Small values, so slots, tracking ids and tool types collide often.
             let value = Int32(Int8(bitPattern: bytes[index + 1])) * (bytes[index + 2] & 0x80 != 0 ? 37 : 1)
-            time += Int64(bytes[index + 2] & 0x0f) * 1000
+            if bytes[index + 2] & 0x70 == 0x70 {
+                // A time jump: near either end of Int64, to 0, or half a second back.
+                let jumps: [Int64] = [.max - 1000, .min + 1000, time &- 500_000, 0]
+                time = jumps[Int(bytes[index + 1] & 3)]
+            } else {
+                time = (EventTime(microseconds: time) + .milliseconds(Int64(bytes[index + 2] & 0x0f))).microseconds
+            }
             if bytes[index] == 0xff {
                 // A resync with a snapshot built from the next bytes.
                 var slots: [SlotSnapshot] = []
@@ -106,10 +115,13 @@ enum DecoderInvariants {
             }
             index += 3
         }
-        decoder.cancelAll(at: EventTime(microseconds: time + 1), into: &outputs)
+        decoder.cancelAll(at: EventTime(microseconds: time) + EventTime.Duration(microseconds: 1), into: &outputs)
         var live: Set<UInt32> = []
         var ended: Set<UInt32> = []
+        var last = EventTime.min
         for case .finger(let event) in outputs {
+            precondition(event.time >= last, "output time went back: \(event.time) after \(last)")
+            last = event.time
             let id = event.finger.rawValue
             switch event.phase {
             case .down:

@@ -5,4 +5,6 @@
 #include <stdint.h>
 typedef int (*touchd_fuzz_callback)(const uint8_t *data, size_t size);
 int LLVMFuzzerRunDriver(int *argc, char ***argv, touchd_fuzz_callback callback);
+/// libFuzzer's own mutation, for a custom mutator to fall back on.
+size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);
 #endif
