@@ -21,20 +21,44 @@ public enum EvemuWriter {
     ) -> String {
         var out = writeDescription(description)
         out.reserveCapacity(out.utf8.count + events.count * 48)
-        let offset = timeBase == .relativeToFirstEvent ? (events.first?.time.microseconds ?? 0) : 0
-        var frameStart = events.first?.time.microseconds ?? 0
-        for event in events {
-            let time = EventTime(microseconds: event.time.microseconds - offset)
-            out += "E: \(time) \(hex4(event.type)) \(hex4(event.code)) \(padded(event.value))\t# "
-            if event.isSynReport {
-                let gap = (event.time.microseconds - frameStart) / 1000
-                out += "------------ SYN_REPORT (0) ---------- +\(gap)ms\n"
-                frameStart = event.time.microseconds
-            } else {
-                out += EventNames.label(type: event.type, code: event.code) + " \(event.value)\n"
+        var lines = EventLines(timeBase: timeBase)
+        lines.append(events, to: &out)
+        return out
+    }
+
+    /// The `E:` lines of a stream written in pieces, as `touchd record` gets it from a device, one read at a time.
+    /// The time base and the gap in each SYN_REPORT's comment carry over from one piece to the next, so the pieces
+    /// together are what ``EvemuWriter/write(description:events:timeBase:)`` writes for all the events at once.
+    public struct EventLines: Sendable {
+        private let timeBase: TimeBase
+        /// Subtracted from every time; set by the first event.
+        private var offset: Int64?
+        /// The time of the last SYN_REPORT (or of the first event, before the first SYN_REPORT).
+        private var frameStart: Int64 = 0
+
+        public init(timeBase: TimeBase) { self.timeBase = timeBase }
+
+        public mutating func append(_ events: some Sequence<InputEvent>, to out: inout String) {
+            for event in events {
+                let microseconds = event.time.microseconds
+                let offset: Int64
+                if let known = self.offset {
+                    offset = known
+                } else {
+                    offset = timeBase == .relativeToFirstEvent ? microseconds : 0
+                    self.offset = offset
+                    frameStart = microseconds
+                }
+                out += "E: \(EventTime(microseconds: microseconds - offset)) \(EvemuWriter.hex4(event.type)) "
+                out += "\(EvemuWriter.hex4(event.code)) \(EvemuWriter.padded(event.value))\t# "
+                if event.isSynReport {
+                    out += "------------ SYN_REPORT (0) ---------- +\((microseconds - frameStart) / 1000)ms\n"
+                    frameStart = microseconds
+                } else {
+                    out += EventNames.label(type: event.type, code: event.code) + " \(event.value)\n"
+                }
             }
         }
-        return out
     }
 
     public static func writeDescription(_ description: DeviceDescription) -> String {
