@@ -6,7 +6,9 @@ public enum EvemuWriter {
     public enum TimeBase: Sendable {
         /// As they are.
         case unchanged
-        /// Relative to the first event, as evemu-record 1.3 writes them.
+        /// Relative to the first event, which is written at `0.000001` as evemu-record 1.3 writes it (libevemu's
+        /// `evemu_record` subtracts the first time less 1 µs). Not `0.000000`: evemu-play takes a zero time for
+        /// "no previous event" and would play the first two frames back to back, losing the first gap.
         case relativeToFirstEvent
     }
 
@@ -45,7 +47,7 @@ public enum EvemuWriter {
                 if let known = self.offset {
                     offset = known
                 } else {
-                    offset = timeBase == .relativeToFirstEvent ? microseconds : 0
+                    offset = timeBase == .relativeToFirstEvent ? microseconds - 1 : 0
                     self.offset = offset
                     frameStart = microseconds
                 }
