@@ -20,10 +20,16 @@ swift build -c release --static-swift-stdlib --product touchd 2>&1 | tail -n 1
 swift build -c release --static-swift-stdlib --product touchctl 2>&1 | tail -n 1
 
 WORK=$(mktemp -d /tmp/touchd-systemd.XXXXXX)
+MACHINE=touchd-test-$$
 NSPAWN_PID=
+[ -d /run/systemd/nspawn ] && had_nspawn_dir=1 || had_nspawn_dir=0
 cleanup() {
     if [ -n "$NSPAWN_PID" ] && kill -0 "$NSPAWN_PID" 2>/dev/null; then kill -KILL "$NSPAWN_PID" 2>/dev/null || true; fi
     rm -rf "$WORK"
+    # systemd-nspawn leaves its (empty) propagation directory behind; remove it if this run made it.
+    if [ "$had_nspawn_dir" = 0 ]; then
+        rmdir /run/systemd/nspawn/propagate /run/systemd/nspawn 2>/dev/null || true
+    fi
 }
 trap cleanup EXIT
 ROOT=$WORK/root
@@ -38,14 +44,14 @@ ExecStart=/usr/bin/touchd run --config /etc/touchd/touchd.json --replay /etc/tou
 UNIT
 # Clients: each in touchd (and touchd-admin) through a supplementary group only; their primary group is their own.
 cat > "$WORK/etc/touchd-test.conf" <<'USERS'
-u tclient - "touchd test: touchd member"
+u tclient - "touchd test, touchd member"
 m tclient touchd
-u tadmin - "touchd test: touchd and touchd-admin member"
+u tadmin - "touchd test, touchd and touchd-admin member"
 m tadmin touchd
 m tadmin touchd-admin
-u tmember - "touchd test: touchd member, not admin"
+u tmember - "touchd test, touchd member, not admin"
 m tmember touchd
-u toutsider - "touchd test: in neither group"
+u toutsider - "touchd test, in neither group"
 USERS
 cat > "$WORK/etc/touchd-test.service" <<'UNIT'
 [Unit]
@@ -62,7 +68,7 @@ UNIT
 
 echo "---- systemd-nspawn: booting the host tree (volatile) with systemd as PID 1"
 boot0=$(date +%s)
-timeout -k 10 170 systemd-nspawn --volatile=yes -D / --register=no --keep-unit -q \
+timeout -k 10 170 systemd-nspawn --volatile=yes -D / --register=no --keep-unit -q --machine="$MACHINE" \
     --overlay-ro="/usr:$ROOT/usr:/usr" \
     --bind-ro="$ROOT/etc/touchd:/etc/touchd" \
     --bind-ro="$WORK/etc/touchd.service.d:/etc/systemd/system/touchd.service.d" \

@@ -2,6 +2,8 @@
 # Runs INSIDE the systemd-nspawn container that scripts/systemd-test.sh boots, as touchd-test.service, with systemd
 # as PID 1 and touchd installed by scripts/install.sh. Only touchd.socket was started at boot. Writes PASS/FAIL/INFO
 # lines to $1/results.txt, then powers the container off (ExecStopPost of the unit).
+# Not -e: every check runs and reports, whatever the ones before it gave. Each client command has `timeout 10`; the
+# unit has TimeoutStartSec=120 and scripts/systemd-test.sh bounds the whole container.
 set -uo pipefail
 OUT=${1:-/out}
 RESULTS=$OUT/results.txt
@@ -29,12 +31,14 @@ info "StatusText=$STATUS"
 check "systemctl show -p StatusText gives touchd's status line" \
     '[[ "$STATUS" =~ ^[0-9]+\ device\(s\),\ [0-9]+\ client\(s\),\ scene\ version\ [0-9]+$ ]]'
 check "touchd used the socket systemd passed" 'journalctl -b -u touchd.service --no-pager | grep -q "(socket activation)"'
+info "socket file: $(stat -c "%A %u:%g (%U:%G)" $SOCK 2>&1); /run/touchd: $(stat -c "%A %u:%g (%U:%G)" /run/touchd 2>&1)"
 check "the socket file is root:touchd 0660" '[ "$(stat -c "%a %U %G" $SOCK)" = "660 root touchd" ]'
 check "the test users are in touchd (and touchd-admin) by supplementary group only" \
     '[ "$(id -gn tclient)" = tclient ] && id -Gn tclient | grep -qw touchd && [ "$(id -gn tadmin)" = tadmin ] && id -Gn tadmin | grep -qw touchd-admin'
 
 # Socket activation proper: the service stopped, the socket still listens, and a client's connection starts it.
 systemctl stop touchd.service
+info "after systemctl stop touchd.service: $(ls -la /run/touchd 2>&1 | tr '\n' ' ')"
 check "with touchd.service stopped, touchd.socket still listens" \
     '[ "$(show ActiveState touchd.service)" = inactive ] && [ "$(show SubState touchd.socket)" = listening ] && [ -S $SOCK ]'
 check "a supplementary member of touchd connects, and the connection starts touchd.service (touchctl ping)" \
@@ -47,7 +51,7 @@ check "a supplementary member of touchd-admin changes the scene (region update p
     'as tadmin timeout 10 touchctl region update play hidden=true > $OUT/admin.txt 2>&1'
 info "tadmin's region update said: $(tr '\n' ' ' < "$OUT/admin.txt")"
 check "a member of touchd but not touchd-admin gets permission-denied" \
-    'as tmember timeout 10 touchctl region update play hidden=true 2>&1 | grep -q permission-denied'
+    '! as tmember timeout 10 touchctl region update play hidden=true > $OUT/member.txt 2>&1 && grep -q permission-denied $OUT/member.txt'
 check "a user in neither group cannot connect (the socket's mode)" \
     '! as toutsider timeout 10 touchctl ping > $OUT/outsider.txt 2>&1 && grep -qi "permission denied" $OUT/outsider.txt'
 
@@ -69,15 +73,12 @@ info "DevicePolicy=$(show DevicePolicy touchd.service) DeviceAllow=$(show Device
 check "DevicePolicy=closed with DeviceAllow=char-input r (and char-rtc r, which ProtectClock adds)" \
     '[ "$(show DevicePolicy touchd.service)" = closed ] && show DeviceAllow touchd.service | grep -qx "char-input r"'
 CG=$(grep ':devices:' /proc/$PID/cgroup | cut -d: -f3)
-if [ -n "$CG" ] && [ -r "/sys/fs/cgroup/devices$CG/devices.list" ]; then
-    info "devices cgroup $CG: $(tr '\n' ' ' < "/sys/fs/cgroup/devices$CG/devices.list")"
-    check "the kernel's device cgroup lets the service read input devices (c 13:* r) and nothing else beyond the standard nodes" \
-        'grep -qx "c 13:\* r" "/sys/fs/cgroup/devices$CG/devices.list"'
-else
-    info "no devices cgroup (v1) for the service: $(cat /proc/$PID/cgroup | tr '\n' ' ')"
-fi
+# Not a check: whether the kernel enforces the policy here. The service's cgroups, and the v1 device list it is in.
+info "the service's cgroups: $(tr '\n' ' ' < /proc/$PID/cgroup)"
+[ -r "/sys/fs/cgroup/devices$CG/devices.list" ] &&
+    info "devices.list of the service's devices cgroup ($CG): $(tr '\n' ' ' < "/sys/fs/cgroup/devices$CG/devices.list")"
 info "/dev/input: $(ls -d /dev/input 2>&1); input in /proc/devices: $(grep -w input /proc/devices || echo none)"
-info "systemd-udevd: $(show ActiveState systemd-udevd.service), $(systemctl show -p ConditionResult --value systemd-udevd.service) condition ($(systemctl cat systemd-udevd.service 2>/dev/null | grep -m1 '^ConditionPathIsReadWrite'))"
+info "systemd-udevd.service: LoadState=$(show LoadState systemd-udevd.service) ActiveState=$(show ActiveState systemd-udevd.service); /run/udev: $(ls -d /run/udev 2>&1)"
 journalctl -b -u touchd.service -u touchd.socket --no-pager > "$OUT/journal.txt" 2>&1
 
 log "DONE"
