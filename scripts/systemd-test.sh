@@ -22,14 +22,16 @@ swift build -c release --static-swift-stdlib --product touchctl 2>&1 | tail -n 1
 WORK=$(mktemp -d /tmp/touchd-systemd.XXXXXX)
 MACHINE=touchd-test-$$
 NSPAWN_PID=
-[ -d /run/systemd/nspawn ] && had_nspawn_dir=1 || had_nspawn_dir=0
+# systemd-nspawn leaves empty traces in the host's /run/systemd; those this run makes are removed at the end.
+traces=(/run/systemd/nspawn/propagate /run/systemd/nspawn /run/systemd/nspawn-root /run/systemd/systemd-units-load)
+new_traces=()
+for t in "${traces[@]}"; do [ -e "$t" ] || new_traces+=("$t"); done
 cleanup() {
     if [ -n "$NSPAWN_PID" ] && kill -0 "$NSPAWN_PID" 2>/dev/null; then kill -KILL "$NSPAWN_PID" 2>/dev/null || true; fi
     rm -rf "$WORK"
-    # systemd-nspawn leaves its (empty) propagation directory behind; remove it if this run made it.
-    if [ "$had_nspawn_dir" = 0 ]; then
-        rmdir /run/systemd/nspawn/propagate /run/systemd/nspawn 2>/dev/null || true
-    fi
+    for t in "${new_traces[@]}"; do
+        if [ -d "$t" ]; then rmdir "$t" 2>/dev/null || true; elif [ -f "$t" ] && [ ! -s "$t" ]; then rm -f "$t"; fi
+    done
 }
 trap cleanup EXIT
 ROOT=$WORK/root

@@ -77,6 +77,8 @@ CG=$(grep ':devices:' /proc/$PID/cgroup | cut -d: -f3)
 info "the service's cgroups: $(tr '\n' ' ' < /proc/$PID/cgroup)"
 [ -r "/sys/fs/cgroup/devices$CG/devices.list" ] &&
     info "devices.list of the service's devices cgroup ($CG): $(tr '\n' ' ' < "/sys/fs/cgroup/devices$CG/devices.list")"
+PROBE=$(systemd-run --wait --pipe -q -p DevicePolicy=strict -p DeviceAllow="/dev/zero r" cat /dev/null 2>&1; echo "exit $?")
+info "does systemd's device policy bite here? DevicePolicy=strict without /dev/null, cat /dev/null: $(tr '\n' ' ' <<< "$PROBE")"
 info "/dev/input: $(ls -d /dev/input 2>&1); input in /proc/devices: $(grep -w input /proc/devices || echo none)"
 info "systemd-udevd.service: LoadState=$(show LoadState systemd-udevd.service) ActiveState=$(show ActiveState systemd-udevd.service); /run/udev: $(ls -d /run/udev 2>&1)"
 journalctl -b -u touchd.service -u touchd.socket --no-pager > "$OUT/journal.txt" 2>&1
