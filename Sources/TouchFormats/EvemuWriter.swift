@@ -6,7 +6,9 @@ public enum EvemuWriter {
     public enum TimeBase: Sendable {
         /// As they are.
         case unchanged
-        /// Relative to the first event, as evemu-record 1.3 writes them.
+        /// Relative to the first event, which is written at `0.000001` as evemu-record 1.3 writes it (libevemu's
+        /// `evemu_record` subtracts the first time less 1 µs). Not `0.000000`: evemu-play takes a zero time for
+        /// "no previous event" and would play the first two frames back to back, losing the first gap.
         case relativeToFirstEvent
     }
 
@@ -21,20 +23,44 @@ public enum EvemuWriter {
     ) -> String {
         var out = writeDescription(description)
         out.reserveCapacity(out.utf8.count + events.count * 48)
-        let origin = timeBase == .relativeToFirstEvent ? (events.first?.time ?? .zero) : .zero
-        var frameStart = events.first?.time ?? .zero
-        for event in events {
-            let time = EventTime(microseconds: (event.time - origin).microseconds)
-            out += "E: \(time) \(hex4(event.type)) \(hex4(event.code)) \(padded(event.value))\t# "
-            if event.isSynReport {
-                let gap = (event.time - frameStart).microseconds / 1000
-                out += "------------ SYN_REPORT (0) ---------- +\(gap)ms\n"
-                frameStart = event.time
-            } else {
-                out += EventNames.label(type: event.type, code: event.code) + " \(event.value)\n"
+        var lines = EventLines(timeBase: timeBase)
+        lines.append(events, to: &out)
+        return out
+    }
+
+    /// The `E:` lines of a stream written in pieces, as `touchd record` gets it from a device, one read at a time.
+    /// The time base and the gap in each SYN_REPORT's comment carry over from one piece to the next, so the pieces
+    /// together are what ``EvemuWriter/write(description:events:timeBase:)`` writes for all the events at once.
+    public struct EventLines: Sendable {
+        private let timeBase: TimeBase
+        /// Subtracted from every time; set by the first event.
+        private var origin: EventTime?
+        /// The time of the last SYN_REPORT (or of the first event, before the first SYN_REPORT).
+        private var frameStart = EventTime.zero
+
+        public init(timeBase: TimeBase) { self.timeBase = timeBase }
+
+        public mutating func append(_ events: some Sequence<InputEvent>, to out: inout String) {
+            for event in events {
+                let origin: EventTime
+                if let known = self.origin {
+                    origin = known
+                } else {
+                    // One microsecond before the first event, so that the first is written as 0.000001.
+                    origin = timeBase == .relativeToFirstEvent ? event.time + .init(microseconds: -1) : .zero
+                    self.origin = origin
+                    frameStart = event.time
+                }
+                out += "E: \(EventTime(microseconds: (event.time - origin).microseconds)) \(EvemuWriter.hex4(event.type)) "
+                out += "\(EvemuWriter.hex4(event.code)) \(EvemuWriter.padded(event.value))\t# "
+                if event.isSynReport {
+                    out += "------------ SYN_REPORT (0) ---------- +\((event.time - frameStart).microseconds / 1000)ms\n"
+                    frameStart = event.time
+                } else {
+                    out += EventNames.label(type: event.type, code: event.code) + " \(event.value)\n"
+                }
             }
         }
-        return out
     }
 
     public static func writeDescription(_ description: DeviceDescription) -> String {

@@ -155,10 +155,12 @@ public enum RecordCommand {
         return "/dev/input/event\(number)"
     }
 
-    /// Streams events as they come (nothing is lost if touchd is killed), times relative to the first event.
+    /// Streams events as they come (nothing is lost if touchd is killed), times relative to the first event as
+    /// evemu-record writes them (``EvemuWriter/TimeBase/relativeToFirstEvent``).
     static func record(_ device: EvdevDevice, to output: Int32, duration: Double?) throws -> Int {
         let loop = try EventLoop()
-        var first: Int64?
+        var lines = EvemuWriter.EventLines(timeBase: .relativeToFirstEvent)
+        var text = ""
         var count = 0
         var events: [InputEvent] = []
         let stop = { loop.stop() }
@@ -172,17 +174,9 @@ public enum RecordCommand {
             events.removeAll(keepingCapacity: true)
             if case .gone = device.read(into: &events) { stop() }
             guard !events.isEmpty else { return }
-            let start = first ?? events[0].time.microseconds
-            first = start
-            let shifted = events.map { event -> InputEvent in
-                var copy = event
-                copy.time = EventTime(microseconds: event.time.microseconds - start)
-                return copy
-            }
-            let text = EvemuWriter.write(description: DeviceDescription(), events: shifted)
-            // Only the E: lines: the description went out first.
-            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).filter { $0.hasPrefix("E:") }
-            StandardStreams.write(Array((lines.joined(separator: "\n") + "\n").utf8), to: output)
+            text.removeAll(keepingCapacity: true)
+            lines.append(events, to: &text)
+            StandardStreams.write(Array(text.utf8), to: output)
             count += events.count
         }
         try loop.run()

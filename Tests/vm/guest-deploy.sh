@@ -7,6 +7,9 @@
 #  3. READY=1 arrives only once the device is open and the socket listens; WATCHDOG=1 follows; STOPPING=1 at the end.
 #  4. touchd record of the device driven by evemu-play; Debian's evemu-device + evemu-play replay that file;
 #     touchd's stream is the same as the first time.
+#  5. Timing (issue 16): a held-out evemu-record file (tslib's maXTouch, staged as held-out.evemu) played into a
+#     uinput device while touchd records it, then touchd's file played by evemu-play into a new device while
+#     touchd records again. Every gap between SYN_REPORTs, the first included, stays within 1 ms.
 set -u
 D=/touchd
 W=${VMRUN_OUT:-/tmp}
@@ -21,6 +24,27 @@ find_node() {  # prints the event node of the demo panel that is not $1
         node=/dev/input/${n##*/}
         [ "$(cat "$n/device/name" 2>/dev/null)" = "$NAME" ] && [ "$node" != "${1:-}" ] && echo "$node"
     done
+}
+find_named() {  # prints the event node of the device called $1
+    for n in /sys/class/input/event*; do [ "$(cat "$n/device/name" 2>/dev/null)" = "$1" ] && echo "/dev/input/${n##*/}"; done
+}
+# The gaps between SYN_REPORTs of an evemu file, in µs, one a line (sed: busybox awk reads 0-padded digits as octal).
+gaps() {
+    sed -n -E 's/^E: ([0-9]+)\.0*([0-9]+) 0000 0000 0000.*/\1 \2/p' "$1" |
+        awk '{ t = $1 * 1000000 + $2 } NR > 1 { print t - prev } { prev = t }'
+}
+# $1 = the gaps of a file, $2 = of evemu-play playing it, $3 = of evemu-play playing $2's recording. What evemu-play
+# adds to each gap of evemu-record's file ($2 - $1) it must add to touchd's ($3 - $2), within 1 ms: under the VM's
+# instruction clock it stretches the first gap of any file by about 1 ms. Prints the table; fails when the gap counts
+# differ or one gap is off.
+paced_alike() {
+    awk 'FNR == 1 { f++ } { g[f, FNR] = $1; n[f] = FNR }
+        END { bad = !(n[1] > 0 && n[1] == n[2] && n[2] == n[3])
+              for (i = 1; i <= n[1]; i++) {
+                  a = g[2, i] - g[1, i]; b = g[3, i] - g[2, i]; d = b - a; if (d < 0) d = -d; if (d > 1000) bad = 1
+                  printf "   gap %d: %d us; played %d (%+d); touchd file played %d (%+d)%s\n", i, g[1, i], g[2, i], a, g[3, i], b, (d > 1000 ? "  <--" : "")
+              }
+              exit bad }' "$1" "$2" "$3"
 }
 norm() { sed -E 's/"time_us":[0-9]+,?//; s/"device":"[^"]*",?//; s/"since_down_us":[0-9]+,//; s/"taps":[0-9]+,//; s/"finger":[0-9]+,//' "$1"; }
 
@@ -93,7 +117,36 @@ check "the round trip through evemu-device and evemu-play gives the same stream"
 
 kill -TERM $HARNESS; wait $HARNESS
 check "STOPPING=1 is the last message" "tail -1 $W/notify.log | grep -q STOPPING=1"
-kill $DEVICE2 2>/dev/null
+kill $DEVICE2 2>/dev/null; wait $DEVICE2 2>/dev/null
+
+# 5. Timing through touchd record and evemu-play (issue 16).
+HELD="Atmel maXTouch Touchscreen"
+say "timing: $D/held-out.evemu"
+record_play() {  # $1 = file to create the device from and play, $2 = touchd's recording
+    evemu-device "$1" > $W/device-timing.out 2>&1 &
+    dev=$!
+    wait_for '[ -n "$(find_named "$HELD")" ]' 100
+    node=$(find_named "$HELD")
+    udevadm settle --timeout=10
+    touchd record "$node" -o "$2" 2>> $W/record.err &
+    rec=$!
+    sleep 0.5
+    evemu-play "$node" < "$1"
+    sleep 0.3
+    kill -INT $rec; wait $rec
+    kill $dev; wait $dev 2>/dev/null
+    wait_for '[ -z "$(find_named "$HELD")" ]' 100
+}
+record_play $D/held-out.evemu $W/held-recorded.evemu
+record_play $W/held-recorded.evemu $W/held-replayed.evemu
+gaps $D/held-out.evemu > $W/gaps-original.txt
+gaps $W/held-recorded.evemu > $W/gaps-recorded.txt
+gaps $W/held-replayed.evemu > $W/gaps-replayed.txt
+check "touchd record stamps its first event 0.000001, as evemu-record does" \
+    "grep -m1 '^E:' $W/held-recorded.evemu | grep -q '^E: 0.000001 '"
+check "evemu-play keeps every gap of touchd's recording, the first included, as it keeps evemu-record's (1 ms)" \
+    "paced_alike $W/gaps-original.txt $W/gaps-recorded.txt $W/gaps-replayed.txt"
+
 echo "---- notify log"; head -5 $W/notify.log
 echo "---- daemon log"; cat $W/daemon.log
 exit $fail
