@@ -51,10 +51,12 @@ public enum EvemuWriter {
                     self.origin = origin
                     frameStart = event.time
                 }
-                out += "E: \(EventTime(microseconds: (event.time - origin).microseconds)) \(EvemuWriter.hex4(event.type)) "
+                out +=
+                    "E: \(EventTime(microseconds: (event.time - origin).microseconds)) \(EvemuWriter.hex4(event.type)) "
                 out += "\(EvemuWriter.hex4(event.code)) \(EvemuWriter.padded(event.value))\t# "
                 if event.isSynReport {
-                    out += "------------ SYN_REPORT (0) ---------- +\((event.time - frameStart).microseconds / 1000)ms\n"
+                    out +=
+                        "------------ SYN_REPORT (0) ---------- +\((event.time - frameStart).microseconds / 1000)ms\n"
                     frameStart = event.time
                 } else {
                     out += EventNames.label(type: event.type, code: event.code) + " \(event.value)\n"
