@@ -44,7 +44,7 @@ let package = Package(
         // libm: the pure core uses sqrt without Foundation, and nothing else would link it.
         .target(name: "TouchCore", linkerSettings: [.linkedLibrary("m")]),
         .target(name: "TouchJSON"),
-        .target(name: "TouchFormats", dependencies: ["TouchCore"]),
+        .target(name: "TouchFormats", dependencies: ["TouchCore", "TouchPosix"]),
         .target(name: "TouchGestures", dependencies: ["TouchCore"], swiftSettings: uncheckedExclusivity),
         .target(
             name: "TouchScene", dependencies: ["TouchCore", "TouchJSON", "TouchGestures"],

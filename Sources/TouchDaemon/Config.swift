@@ -2,6 +2,7 @@ import FoundationEssentials
 import Glibc
 import TouchCore
 import TouchJSON
+import TouchPosix
 
 /// touchd's configuration (config/touchd.json, docs/configuration.md). Every field has a default, so an empty
 /// object is a valid configuration; unknown keys are errors.
@@ -118,12 +119,13 @@ public struct ConfigError: Error, Equatable, Sendable, CustomStringConvertible {
 
 public enum ConfigLoader {
     public static func load(path: String) throws(ConfigError) -> Config {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ConfigError(
-                file: path, line: 0, path: "",
-                message: FileManager.default.fileExists(atPath: path) ? "cannot read the file" : "no such file")
+        let bytes: [UInt8]
+        do {
+            bytes = try FileReader.read(path)
+        } catch {
+            throw ConfigError(file: path, line: 0, path: "", message: error.message)
         }
-        return try parse([UInt8](data), file: path)
+        return try parse(bytes, file: path)
     }
 
     public static func parse(_ bytes: [UInt8], file: String) throws(ConfigError) -> Config {

@@ -94,12 +94,13 @@ public final class Daemon {
     }
 
     static func loadScene(_ path: String) throws -> Scene {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw SceneError(
-                file: path, line: 0, path: "",
-                message: FileManager.default.fileExists(atPath: path) ? "cannot read the file" : "no such file")
+        let bytes: [UInt8]
+        do {
+            bytes = try FileReader.read(path)
+        } catch {
+            throw SceneError(file: path, line: 0, path: "", message: error.message)
         }
-        return try SceneLoader.parse([UInt8](data), file: path)
+        return try SceneLoader.parse(bytes, file: path)
     }
 
     /// Opens everything and runs until SIGTERM/SIGINT or `stop()`.

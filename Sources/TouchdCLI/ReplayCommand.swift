@@ -129,13 +129,7 @@ struct FileError: Error, CustomStringConvertible {
     var description: String { "\(path): \(message)" }
 }
 
-func readSceneFile(_ path: String) throws -> [UInt8] {
-    guard let data = FileManager.default.contents(atPath: path) else {
-        throw FileError(
-            path: path, message: FileManager.default.fileExists(atPath: path) ? "cannot read the file" : "no such file")
-    }
-    return [UInt8](data)
-}
+func readSceneFile(_ path: String) throws(FileReader.Failure) -> [UInt8] { try FileReader.read(path) }
 
 /// Sleeps until a frame's recorded offset has passed on the monotonic clock.
 struct RealtimePacer {

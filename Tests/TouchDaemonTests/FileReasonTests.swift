@@ -1,0 +1,33 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+@Suite(
+    "Scene and configuration files that cannot be read say why",
+    .enabled(if: FileManager.default.isExecutableFile(atPath: DaemonProcess.touchd)))
+struct FileReasonTests {
+    static let demo = DaemonProcess.root + "/config/demo/panel.evemu"
+
+    @Test("a directory or a missing file as the scene or the configuration: the reason, not 'cannot read the file'")
+    func reasons() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "touchd-reasons-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        ).path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let replayScene = try DaemonProcess.run(DaemonProcess.touchd, ["replay", Self.demo, "--scene", directory])
+        #expect(replayScene.status != 0)
+        #expect(replayScene.err.contains("\(directory): is a directory"), "\(replayScene.err)")
+        let runScene = try DaemonProcess.run(
+            DaemonProcess.touchd,
+            ["run", "--socket", directory + "/s.sock", "--replay", Self.demo, "--scene", directory + "/none.json"])
+        #expect(runScene.err.contains("\(directory)/none.json:0: (document): cannot open: No such file or directory"))
+        let runConfig = try DaemonProcess.run(
+            DaemonProcess.touchd,
+            ["run", "--socket", directory + "/s.sock", "--replay", Self.demo, "--config", directory])
+        #expect(runConfig.err.contains("\(directory):0: (document): is a directory"), "\(runConfig.err)")
+    }
+}
