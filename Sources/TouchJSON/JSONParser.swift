@@ -23,6 +23,11 @@ public struct JSONParser {
     ) {
         var parser = JSONParser(bytes: bytes)
         parser.watchedKey = key
+        // A UTF-8 byte order mark, which some editors write: not part of the text (RFC 8259 lets a parser skip it).
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            parser.position = 3
+            parser.lineStart = 3
+        }
         parser.skipWhitespace()
         let value = try parser.parseValue()
         parser.skipWhitespace()

@@ -130,3 +130,22 @@ struct ClientFateTests {
         #expect(throws: ClientError.self) { _ = try TouchClient(path: daemon.socket) }
     }
 }
+
+@Suite(
+    "The log tells a client's story in order",
+    .enabled(if: FileManager.default.isExecutableFile(atPath: DaemonProcess.touchd)))
+struct ClientLogOrderTests {
+    @Test("a client that closes at once is logged connected, then disconnected")
+    func connectedBeforeDisconnected() throws {
+        let daemon = try DaemonProcess(arguments: [])
+        defer { daemon.stop() }
+        for _ in 0..<50 { _ = try HostileClientTests.RawPeer(daemon.socket) }  // each closes as it goes
+        usleep(300_000)
+        let lines = daemon.log.split(separator: "\n")
+        for id in 1...50 {
+            let connected = lines.firstIndex { $0.contains("client \(id) connected") }
+            let disconnected = lines.firstIndex { $0.contains("client \(id) disconnected") }
+            #expect(connected != nil && disconnected != nil && connected! < disconnected!, "client \(id)")
+        }
+    }
+}

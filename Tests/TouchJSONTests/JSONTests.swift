@@ -158,6 +158,16 @@ struct CompactJSONTests {
         )
     }
 
+    @Test("a leading UTF-8 byte order mark is skipped; one anywhere else is an error")
+    func byteOrderMark() throws {
+        #expect(
+            try JSONParser.parse([0xEF, 0xBB, 0xBF] + Array(#"{"a": 1}"#.utf8))
+                == .object([("a", .number(1, line: 1))], line: 1))
+        #expect(throws: JSONSyntaxError.self) {
+            try JSONParser.parse(Array(#"{"a": "#.utf8) + [0xEF, 0xBB, 0xBF, 0x7D])
+        }
+    }
+
     @Test("the source text of a top-level key is kept exactly")
     func keptSource() throws {
         let line = Array(#"{"op":"ping", "id" : 9007199254740993 ,"x":{"id":2}}"#.utf8)
