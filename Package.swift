@@ -75,7 +75,7 @@ let package = Package(
                 "TouchCore", "TouchFormats", "TouchScene", "TouchProtocol", "TouchDevice", "TouchDaemon", "TouchPosix",
             ]),
         .executableTarget(name: "touchd", dependencies: ["TouchdCLI"]),
-        .executableTarget(name: "touchctl", dependencies: ["TouchClient", "TouchJSON"]),
+        .executableTarget(name: "touchctl", dependencies: ["TouchClient", "TouchJSON", "TouchPosix"]),
 
         // Benchmarks (issue 6): release builds, printed figures; CAllocCounter counts heap allocations.
         .target(name: "CAllocCounter"),

@@ -144,14 +144,53 @@ int touchd_peer_groups(int fd, uint32_t *groups, int capacity, int *needed) {
     return (int)(length / sizeof(gid_t));
 }
 
-int touchd_lstat(const char *path, uint32_t *type_bits, uint32_t *owner, uint64_t *device, uint64_t *inode) {
+int touchd_lstat_at(int directory_fd, const char *name, uint32_t *type_bits, uint32_t *owner, uint64_t *device,
+    uint64_t *inode) {
     struct stat info;
-    if (lstat(path, &info) != 0) return errno == ENOENT ? 0 : -1;
+    if (fstatat(directory_fd, name, &info, AT_SYMLINK_NOFOLLOW) != 0) return errno == ENOENT ? 0 : -1;
     *type_bits = info.st_mode & S_IFMT;
     *owner = info.st_uid;
     *device = info.st_dev;
     *inode = info.st_ino;
     return 1;
+}
+
+int touchd_unlink_at(int directory_fd, const char *name) { return unlinkat(directory_fd, name, 0); }
+
+int touchd_open_directory(const char *path) { return open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC); }
+
+/// Opens `name` in `parent_fd` as a directory without following a symlink; only one owned by us is accepted
+/// (nobody else can make a directory owned by touchd's user), and it gets `mode` whatever the umask did.
+static int open_own_directory(int parent_fd, const char *name, uint32_t mode) {
+    int fd = openat(parent_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) return -1;
+    struct stat info;
+    if (fstat(fd, &info) != 0 || info.st_uid != geteuid() || fchmod(fd, mode) != 0) {
+        int saved = errno;
+        close(fd);
+        errno = info.st_uid != geteuid() ? EPERM : saved;
+        return -1;
+    }
+    return fd;
+}
+
+int touchd_make_directory(int parent_fd, const char *name, uint32_t mode) {
+    if (mkdirat(parent_fd, name, 0700) != 0) return -1;
+    return open_own_directory(parent_fd, name, mode);
+}
+
+int touchd_unix_connect_nonblocking(const char *path) {
+    struct sockaddr_un address;
+    if (fill_address(&address, path) != 0) return -1;
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -1;
+    if (connect(fd, (struct sockaddr *)&address, sizeof address) != 0) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        return -1;
+    }
+    return fd;
 }
 
 /// Removes the private directory if the entry of that name is still the one we made.
@@ -165,36 +204,29 @@ static void remove_private_directory(int directory_fd, const char *private_name,
 }
 
 int touchd_unix_listen_private(
-    const char *directory, const char *name, uint32_t mode, int64_t group, int backlog, uint64_t *device,
-    uint64_t *inode, int *failed_step) {
-    int saved, listener = -1, private_fd = -1, cwd_fd = -1, private_is_ours = 0;
-    char template[4096];
-    if (snprintf(template, sizeof template, "%s/.touchd-XXXXXX", directory) >= (int)sizeof template) {
-        *failed_step = touchd_place_open_directory;
-        errno = ENAMETOOLONG;
-        return -1;
+    int directory_fd, const char *name, uint32_t mode, int64_t group, int backlog, uint64_t *device, uint64_t *inode,
+    int *failed_step) {
+    int saved, listener = -1, private_fd = -1, cwd_fd = -1;
+    char private_name[64];
+    // A fresh name: mkdirat fails with EEXIST rather than reuse anything (another user may have guessed it).
+    for (int attempt = 0;; attempt++) {
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        snprintf(private_name, sizeof private_name, ".touchd-%d-%lx", (int)getpid(),
+            (unsigned long)(now.tv_nsec ^ (now.tv_sec << 20) ^ attempt));
+        if (mkdirat(directory_fd, private_name, 0700) == 0) break;
+        if (errno != EEXIST || attempt == 16) {
+            *failed_step = touchd_place_private_directory;
+            return -1;
+        }
     }
-    int directory_fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (directory_fd < 0) {
-        *failed_step = touchd_place_open_directory;
-        return -1;
-    }
-    // mkdtemp makes a fresh 0700 directory; another user of `directory` may rename or replace the entry, so it is
-    // opened without following a symlink and checked to be ours before anything goes into it.
-    if (mkdtemp(template) == NULL) {
-        *failed_step = touchd_place_private_directory;
-        goto fail;
-    }
-    const char *private_name = strrchr(template, '/') + 1;
-    private_fd = openat(directory_fd, private_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    struct stat info;
-    if (private_fd < 0 || fstat(private_fd, &info) != 0 || info.st_uid != geteuid() ||
-        (info.st_mode & 07777) != 0700) {
+    // Another user of the directory may rename or replace the entry before it is opened: only a directory owned
+    // by touchd's user is ours.
+    private_fd = open_own_directory(directory_fd, private_name, 0700);
+    if (private_fd < 0) {
         *failed_step = touchd_place_private_directory_raced;
-        if (private_fd >= 0) errno = EPERM;
-        goto fail;
+        return -1;
     }
-    private_is_ours = 1;
     listener = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (listener < 0) {
         *failed_step = touchd_place_socket;
@@ -248,15 +280,13 @@ int touchd_unix_listen_private(
     *inode = socket_info.st_ino;
     remove_private_directory(directory_fd, private_name, private_fd);
     close(private_fd);
-    close(directory_fd);
     return listener;
 fail:
     saved = errno;
     if (cwd_fd >= 0) close(cwd_fd);
     if (listener >= 0) close(listener);
-    if (private_is_ours) remove_private_directory(directory_fd, strrchr(template, '/') + 1, private_fd);
-    if (private_fd >= 0) close(private_fd);
-    close(directory_fd);
+    remove_private_directory(directory_fd, private_name, private_fd);
+    close(private_fd);
     errno = saved;
     return -1;
 }

@@ -15,8 +15,9 @@ public final class TouchClient {
     private var framer = LineFramerLite()
     private var pending: [[UInt8]] = []
     private var nextID = 1
-    /// How long `request` waits for its reply before it gives up with `ClientError.timedOut` (nil: for ever).
-    public var replyTimeoutMilliseconds: Int? = 10_000
+    /// How long `request` waits for its reply, and a send for the daemon to take it, before it gives up with
+    /// `ClientError.noReply` (nil: for ever).
+    public var replyTimeoutMilliseconds: Int?
 
     /// How to retry a connection (the daemon restarting, or not yet up).
     public struct RetryPolicy: Sendable {
@@ -35,15 +36,20 @@ public final class TouchClient {
 
     public static let defaultSocketPath = "/run/touchd/touchd.sock"
 
-    /// Connects and reads the hello; retries per `retry` while the socket is missing or refuses.
-    public init(path: String = TouchClient.defaultSocketPath, retry: RetryPolicy = .none) throws(ClientError) {
+    /// Connects and reads the hello; retries per `retry` while the socket is missing, refuses, or its backlog is
+    /// full. `timeoutMilliseconds` bounds the wait for the hello, for each reply and for each send (nil: no bound).
+    public init(
+        path: String = TouchClient.defaultSocketPath, retry: RetryPolicy = .none, timeoutMilliseconds: Int? = 10_000
+    ) throws(ClientError) {
         self.path = path
+        replyTimeoutMilliseconds = timeoutMilliseconds
         var delay = retry.initialDelayMilliseconds
         var attempt = 0
         var descriptor: Int32 = -1
         while true {
             attempt += 1
-            descriptor = touchd_unix_connect(path)
+            // Not blocking in connect: a daemon that is stopped with a full backlog answers EAGAIN, retried below.
+            descriptor = touchd_unix_connect_nonblocking(path)
             if descriptor >= 0 { break }
             let error = SystemError("connect", subject: path)
             guard attempt < retry.attempts,
@@ -55,9 +61,20 @@ public final class TouchClient {
             delay = min(delay * 2, retry.maximumDelayMilliseconds)
         }
         fd = descriptor
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        if let timeoutMilliseconds {
+            // A send that the daemon does not take within the timeout fails (EAGAIN) instead of blocking for ever.
+            var limit = timeval(tv_sec: timeoutMilliseconds / 1000, tv_usec: (timeoutMilliseconds % 1000) * 1000)
+            _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        }
         var first: Message?
         do {
-            first = try Self.readMessage(fd: fd, framer: &framer, pending: &pending)
+            first = try Self.readMessage(
+                fd: fd, framer: &framer, pending: &pending,
+                deadline: timeoutMilliseconds.map { Self.monotonicMilliseconds() + $0 })
+        } catch .noReply {
+            Posix.close(fd)
+            throw ClientError.noReply(op: "hello", milliseconds: timeoutMilliseconds ?? 0)
         } catch {
             Posix.close(fd)
             throw error
@@ -174,6 +191,9 @@ public final class TouchClient {
             }
             if result < 0 {
                 if errno == EINTR { continue }
+                if errno == EAGAIN || errno == EWOULDBLOCK {
+                    throw ClientError.noReply(op: "send", milliseconds: replyTimeoutMilliseconds ?? 0)
+                }
                 throw ClientError.connection(SystemError("send", subject: path))
             }
             offset += result
@@ -260,6 +280,8 @@ public enum ClientError: Error, CustomStringConvertible {
         case .refused(let code, let message): "touchd refused: \(code): \(message)"
         case .protocolError(let message): message
         case .closed: "touchd closed the connection"
+        case .noReply("hello", let milliseconds): "touchd did not say hello within \(milliseconds) ms"
+        case .noReply("send", let milliseconds): "touchd did not take the request within \(milliseconds) ms"
         case .noReply(let op, let milliseconds): "touchd did not answer '\(op)' within \(milliseconds) ms"
         case .invalidJSON(let error): "not valid JSON: \(error)"
         }

@@ -14,11 +14,30 @@ extension Daemon {
             let fd = touchd_accept(listenFD)
             if fd < 0 {
                 if errno == EINTR { continue }
-                if errno != EAGAIN && errno != EWOULDBLOCK { logger.warning("accept: \(SystemError("accept"))") }
+                if errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM {
+                    pauseAccepting(SystemError("accept", subject: socketPath))
+                } else if errno != EAGAIN && errno != EWOULDBLOCK {
+                    logger.warning("\(SystemError("accept", subject: socketPath))")
+                }
                 return
             }
             admit(fd)
         }
+    }
+
+    /// Out of descriptors (or memory): the pending connection stays in the backlog and the listener would be
+    /// readable again at once, so it leaves the loop for 100 ms instead of spinning; logged once per pause.
+    func pauseAccepting(_ error: SystemError) {
+        guard !acceptPaused else { return }
+        acceptPaused = true
+        try? loop.modify(listenToken, interest: [])
+        logger.warning("\(error); not accepting clients for 100 ms")
+        acceptResume?.arm(at: MonotonicClock.nowMicroseconds() + 100_000)
+    }
+
+    func resumeAccepting() {
+        acceptPaused = false
+        try? loop.modify(listenToken, interest: .readable)
     }
 
     func admit(_ fd: Int32) {
@@ -84,9 +103,20 @@ extension Daemon {
             disconnect(client, reason: "closed the connection")
             return
         }
-        handlePending(of: client)
-        guard clients[client.id] != nil else { return }
-        flush(client)
+        serve(client)
+    }
+
+    /// Answers the client's waiting requests in order, flushing as it goes, until none is left or the socket is
+    /// full (writability wakes the loop to go on). Only here are requests handled, never from inside a flush: a
+    /// request that changes the scene flushes every client, this one included, and must not start the next
+    /// request of the same client inside its own handling (replies out of order, unbounded recursion).
+    func serve(_ client: ClientConnection) {
+        while clients[client.id] != nil {
+            handlePending(of: client)
+            guard clients[client.id] != nil else { return }
+            flush(client)
+            guard client.hasPendingItems && client.queue.isUnderLowWater && clients[client.id] != nil else { return }
+        }
     }
 
     /// Handles waiting requests until none is left or the client's replies pile up (backpressure: its requests
@@ -202,22 +232,16 @@ extension Daemon {
         }
     }
 
+    /// Writes what the client's socket takes and sets what the loop watches for it. Handles no request.
     func flush(_ client: ClientConnection) {
         guard clients[client.id] != nil else { return }
-        while true {
-            let queued = client.queue.byteCount
-            guard client.flush() else {
-                disconnect(client, reason: "the connection failed")
-                return
-            }
-            if client.queue.byteCount < queued || client.queue.isEmpty {
-                client.lastDrained = MonotonicClock.nowMicroseconds()
-            }
-            // The socket took the replies down to the low-water mark: the requests that waited go on, until they
-            // are all answered or the socket is full (then writability wakes the loop again).
-            guard client.hasPendingItems && client.queue.isUnderLowWater else { break }
-            handlePending(of: client)
-            guard clients[client.id] != nil else { return }
+        let queued = client.queue.byteCount
+        guard client.flush() else {
+            disconnect(client, reason: "the connection failed")
+            return
+        }
+        if client.queue.byteCount < queued || client.queue.isEmpty {
+            client.lastDrained = MonotonicClock.nowMicroseconds()
         }
         if client.inputClosed && !client.hasPendingItems && client.queue.isEmpty {
             disconnect(client, reason: "closed the connection")
@@ -225,7 +249,9 @@ extension Daemon {
         }
         var interest: Readiness = []
         if !client.inputClosed && !client.isBackpressured && !client.hasPendingItems { interest.insert(.readable) }
-        if !client.queue.isEmpty { interest.insert(.writable) }
+        // Waiting requests are served when the socket can take their replies: with an empty queue that is at once,
+        // on the loop's next turn (`serve`).
+        if !client.queue.isEmpty || client.hasPendingItems { interest.insert(.writable) }
         if interest != client.interest {
             client.interest = interest
             try? loop.modify(client.loopToken, interest: interest)

@@ -46,6 +46,9 @@ public final class Daemon {
     let access: ClientAccess
     /// Closes idle and stalled connections (`housekeep`).
     var housekeeping: LoopTimer?
+    /// Accepting stops for a moment when descriptors run out (`pauseAccepting`).
+    var acceptResume: LoopTimer?
+    var acceptPaused = false
     var clients: [Int: ClientConnection] = [:]
     var nextClientID = 1
     var scene: Scene
@@ -110,6 +113,7 @@ public final class Daemon {
             handleSignal(signal)
         }
         housekeeping = try LoopTimer(loop: loop) { [unowned self] in housekeep() }
+        acceptResume = try LoopTimer(loop: loop) { [unowned self] in resumeAccepting() }
         try openListener()
         if let replayPath = options.replayPath { try openReplay(replayPath) }
         if options.scanDevices {
@@ -174,10 +178,6 @@ public final class Daemon {
                 throw config.origin.error("socket.group", "no group '\(name)' on this system")
             }
             group = id
-        }
-        let directory = URL(fileURLWithPath: socketPath).deletingLastPathComponent().path
-        if !FileManager.default.fileExists(atPath: directory) {
-            try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         }
         let file = try SocketFile.create(path: socketPath, mode: config.socket.mode, group: group)
         socketFile = file

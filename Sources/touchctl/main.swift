@@ -1,6 +1,7 @@
 import Foundation
 import TouchClient
 import TouchJSON
+import TouchPosix
 
 #if canImport(Glibc)
     import Glibc
@@ -21,7 +22,7 @@ let usage = """
       ping                 check the daemon answers
       devices              list the devices touchd reads
       scene get            print the scene in force (JSON)
-      scene set FILE       replace the scene with FILE
+      scene set FILE       replace the scene with FILE (- reads standard input)
       region update ID key=value ...
                            change fields of a region (values are JSON; bare words are strings)
       region add [--parent ID] JSON
@@ -57,7 +58,7 @@ let replyTimeoutMilliseconds: Int = {
         fail("--timeout needs a positive number of seconds", status: 2)
     }
     arguments.removeSubrange(index...(index + 1))
-    return Int(seconds * 1000)
+    return max(1, Int(seconds * 1000))
 }()
 guard let command = arguments.first else { fail(usage, status: 2) }
 if command == "--help" || command == "-h" || command == "help" {
@@ -73,9 +74,8 @@ func option(_ name: String, in list: [String]) -> String? {
 
 func connect(_ path: String) -> TouchClient {
     do {
-        let client = try TouchClient(path: path, retry: TouchClient.RetryPolicy(attempts: 3))
-        client.replyTimeoutMilliseconds = replyTimeoutMilliseconds
-        return client
+        return try TouchClient(
+            path: path, retry: TouchClient.RetryPolicy(attempts: 3), timeoutMilliseconds: replyTimeoutMilliseconds)
     } catch {
         fail("\(error)")
     }
@@ -192,13 +192,13 @@ case "scene":
             out(reply.json["scene"].map(render) ?? "")
         case "set":
             guard rest.count == 2 else { fail("scene set FILE", status: 2) }
-            let data: Data
+            let bytes: [UInt8]
             do {
-                data = try Data(contentsOf: URL(fileURLWithPath: rest[1]))
+                bytes = try FileReader.read(rest[1], standardInput: true)
             } catch {
-                fail("\(rest[1]): cannot read: \((error as NSError).localizedDescription)", status: 2)
+                fail("\(error)", status: 2)
             }
-            let scene = compactJSON([UInt8](data), what: rest[1])
+            let scene = compactJSON(bytes, what: rest[1])
             let reply = try client.request(op: "set-scene") { $0.rawField("scene", scene) }
             check(reply)
             out("scene set: version \(reply.json["version"].map(render) ?? "?")")

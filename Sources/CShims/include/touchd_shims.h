@@ -50,7 +50,6 @@ int touchd_peer_groups(int fd, uint32_t *groups, int capacity, int *needed);
 
 /// Why `touchd_unix_listen_private` failed: the step, for the error message (errno says the rest).
 enum {
-    touchd_place_open_directory = 1,
     touchd_place_private_directory = 2,
     touchd_place_private_directory_raced = 3,
     touchd_place_socket = 4,
@@ -61,18 +60,31 @@ enum {
     touchd_place_stat = 9,
 };
 
-/// A listening AF_UNIX socket (nonblocking, close-on-exec) at `directory`/`name`, created so that no step follows a
-/// symlink or can be raced by another user of `directory`: bound inside a fresh private 0700 directory with the
-/// mode set through the umask at bind, its group set there (`group` < 0: unchanged), then hard-linked into place
-/// (which fails with EEXIST rather than replace anything). Returns the descriptor and the socket file's device
-/// and inode, or -1 with errno and *failed_step set.
+/// A listening AF_UNIX socket (nonblocking, close-on-exec) named `name` in the directory open as `directory_fd`,
+/// created so that no step follows a symlink or can be raced by another user of that directory: bound inside a
+/// fresh private directory (0700, checked to be ours) with the mode set through the umask at bind, its group set
+/// there (`group` < 0: unchanged), then hard-linked into place (which fails with EEXIST rather than replace
+/// anything). Returns the descriptor and the socket file's device and inode, or -1 with errno and *failed_step.
 int touchd_unix_listen_private(
-    const char *directory, const char *name, uint32_t mode, int64_t group, int backlog, uint64_t *device,
-    uint64_t *inode, int *failed_step);
+    int directory_fd, const char *name, uint32_t mode, int64_t group, int backlog, uint64_t *device, uint64_t *inode,
+    int *failed_step);
 
-/// lstat: whether `path` exists (1), does not (0), or -1 with errno; the type bits of st_mode, owner, device and
-/// inode of the entry itself (never a symlink's target).
-int touchd_lstat(const char *path, uint32_t *type_bits, uint32_t *owner, uint64_t *device, uint64_t *inode);
+/// open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC): a directory to work in by descriptor.
+int touchd_open_directory(const char *path);
+/// mkdirat(parent_fd, name, 0700), then opened without following a symlink and checked to be ours, then given
+/// `mode` with fchmod (the umask does not apply). Returns the directory's descriptor, or -1 with errno.
+int touchd_make_directory(int parent_fd, const char *name, uint32_t mode);
+
+/// fstatat(directory_fd, name, AT_SYMLINK_NOFOLLOW): 1 when it exists (with its type bits, owner, device and
+/// inode), 0 when it does not, -1 with errno.
+int touchd_lstat_at(int directory_fd, const char *name, uint32_t *type_bits, uint32_t *owner, uint64_t *device,
+    uint64_t *inode);
+/// unlinkat(directory_fd, name, 0)
+int touchd_unlink_at(int directory_fd, const char *name);
+
+/// connect() to a Unix socket without waiting: a full backlog is EAGAIN, not a block. Returns the connected
+/// descriptor (nonblocking, close-on-exec), or -1 with errno.
+int touchd_unix_connect_nonblocking(const char *path);
 
 /// inotify_init1(IN_NONBLOCK | IN_CLOEXEC)
 int touchd_inotify_create(void);
