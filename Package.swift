@@ -72,7 +72,8 @@ let package = Package(
         .target(
             name: "TouchdCLI",
             dependencies: [
-                "TouchCore", "TouchFormats", "TouchScene", "TouchProtocol", "TouchDevice", "TouchDaemon", "TouchPosix",
+                "TouchCore", "TouchFormats", "TouchGestures", "TouchScene", "TouchProtocol", "TouchDevice", "TouchDaemon",
+                "TouchPosix",
             ]),
         .executableTarget(name: "touchd", dependencies: ["TouchdCLI"]),
         .executableTarget(name: "touchctl", dependencies: ["TouchClient", "TouchJSON", "TouchPosix"]),
