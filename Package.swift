@@ -72,7 +72,8 @@ let package = Package(
         .target(
             name: "TouchdCLI",
             dependencies: [
-                "TouchCore", "TouchFormats", "TouchGestures", "TouchScene", "TouchProtocol", "TouchDevice", "TouchDaemon",
+                "TouchCore", "TouchFormats", "TouchGestures", "TouchScene", "TouchProtocol", "TouchDevice",
+                "TouchDaemon",
                 "TouchPosix",
             ]),
         .executableTarget(name: "touchd", dependencies: ["TouchdCLI"]),
