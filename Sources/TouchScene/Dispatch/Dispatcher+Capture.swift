@@ -1,0 +1,100 @@
+import TouchCore
+import TouchGestures
+
+/// Capture: a finger's down is hit-tested once; the finger then belongs to that region (or, past a scroll
+/// container's slop, to the container) until it lifts or is cancelled.
+extension Dispatcher {
+    func handleFinger(_ mapped: MappedFingerEvent, device: DeviceTag) {
+        let event = mapped.event
+        let key = Self.key(device, event.finger)
+        if event.phase == .down {
+            fingerDown(mapped, key: key, device: device)
+            return
+        }
+        guard var state = fingers[key] else { return }
+        if state.dead {
+            if event.phase == .up || event.phase == .cancel { fingers[key] = nil }
+            return
+        }
+        state.maxMovement = max(state.maxMovement, mapped.position.distance(to: state.downLocation))
+        if event.phase == .move, let container = state.container,
+            mapped.position.distance(to: state.downLocation) > index.nodes[container].region.intercept!.slop
+        {
+            intercept(&state, by: container, key: key, at: event.time)
+        }
+        if state.deliverAt != nil {
+            state.withheld.append(mapped)
+            if event.phase == .move {
+                fingers[key] = state
+                return
+            }
+            // Lifted before the delay ran out: the child gets the whole short touch now.
+            state.deliverAt = nil
+            let withheld = state.withheld
+            state.withheld = []
+            for item in withheld { deliver(&state, item, key: key) }
+        } else {
+            deliver(&state, mapped, key: key)
+        }
+        if event.phase == .up || event.phase == .cancel {
+            finish(state, mapped, key: key)
+        } else {
+            fingers[key] = state
+        }
+    }
+
+    func fingerDown(_ mapped: MappedFingerEvent, key: UInt64, device: DeviceTag) {
+        let event = mapped.event
+        let target = index.hitTest(mapped.position)
+        var state = FingerState(
+            device: device.name, finger: event.finger, slot: event.slot, target: target, downTime: event.time,
+            downLocation: mapped.position, lastLocation: mapped.position, tapCount: 1, recognizers: [],
+            silent: target == nil && options.dropUnassigned)
+        if let target {
+            state.tapCount = tapCount(on: target, at: mapped.position, time: event.time)
+            state.recognizers = recognizers(for: index.chain(from: target))
+            state.container = index.chain(from: target).dropFirst().first { index.nodes[$0].region.intercept != nil }
+            claimDrag(of: target, by: key, &state)
+        }
+        if let container = state.container, let delay = index.nodes[container].region.intercept?.delay,
+            delay.microseconds > 0
+        {
+            state.deliverAt = event.time + delay
+            state.withheld = [mapped]
+        } else {
+            deliver(&state, mapped, key: key)
+        }
+        fingers[key] = state
+    }
+
+    /// Raw event, recognizers, drag-follow: everything the target hears of one finger event.
+    func deliver(_ state: inout FingerState, _ mapped: MappedFingerEvent, key: UInt64) {
+        followDrag(state, mapped, key: key)
+        if !state.silent { out.append(.touch(touchEvent(state, mapped, regionNode: state.target, in: index))) }
+        state.lastLocation = mapped.position
+        state.lastContact = mapped.event.contact
+        feed(state.recognizers, key: key, mapped)
+    }
+
+    func finish(_ state: FingerState, _ mapped: MappedFingerEvent, key: UInt64) {
+        if let target = state.target {
+            releaseDrag(of: target, by: key)
+            recordTap(on: target, state, mapped)
+        }
+        fingers[key] = nil
+    }
+
+    func touchEvent(_ state: FingerState, _ mapped: MappedFingerEvent, regionNode: Int?, in index: SceneIndex)
+        -> DispatchedTouch
+    {
+        let node = regionNode.map { index.nodes[$0] }
+        let phase = mapped.event.phase
+        return DispatchedTouch(
+            phase: phase, region: node?.id, device: state.device, finger: state.finger, slot: state.slot,
+            time: mapped.event.time, location: mapped.position,
+            local: node.map { mapped.position - $0.frame.origin } ?? mapped.position,
+            previous: phase == .down ? state.downLocation : state.lastLocation,
+            translation: mapped.position - state.downLocation, sinceDown: mapped.event.time - state.downTime,
+            tapCount: state.tapCount, contact: mapped.event.contact)
+    }
+}

@@ -1,0 +1,28 @@
+import TouchCore
+import TouchGestures
+
+/// Drag to move: a `draggable` region follows the first finger that went down on it, keeping the offset from
+/// where that finger went down; clients hear `region-moved`.
+extension Dispatcher {
+    /// Claims the region for the finger going down on it, unless another finger drags it already.
+    func claimDrag(of target: Int, by key: UInt64, _ state: inout FingerState) {
+        guard index.nodes[target].region.draggable && dragDrivers[target] == nil else { return }
+        dragDrivers[target] = key
+        state.dragOrigin = index.nodes[target].region.frame.origin
+    }
+
+    func followDrag(_ state: FingerState, _ mapped: MappedFingerEvent, key: UInt64) {
+        guard let target = state.target, dragDrivers[target] == key, let origin = state.dragOrigin,
+            mapped.event.phase == .move
+        else { return }
+        let moved = origin + (mapped.position - state.downLocation)
+        guard moved != index.nodes[target].region.frame.origin else { return }
+        index.moveRegion(target, toOrigin: moved)
+        let node = index.nodes[target]
+        out.append(.regionMoved(region: node.id, frame: node.region.frame, time: mapped.event.time))
+    }
+
+    func releaseDrag(of target: Int, by key: UInt64) {
+        if dragDrivers[target] == key { dragDrivers[target] = nil }
+    }
+}

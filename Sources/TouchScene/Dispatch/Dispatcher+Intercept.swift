@@ -1,0 +1,44 @@
+import TouchCore
+import TouchGestures
+
+/// Scroll containers (`intercept`): once a descendant's finger moves beyond the container's slop, the container
+/// takes the finger; the child gets `cancel` (or, with a delay, never hears of it).
+extension Dispatcher {
+    func intercept(_ state: inout FingerState, by container: Int, key: UInt64, at time: EventTime) {
+        let containerChain = Set(index.chain(from: container))
+        let delivered = state.deliverAt == nil
+        if delivered, let target = state.target {
+            // The child already has the finger: it gets one cancel, its own recognizers too.
+            let cancel = MappedFingerEvent(
+                event: FingerEvent(
+                    phase: .cancel, finger: state.finger, slot: state.slot, time: time, contact: state.lastContact),
+                position: state.lastLocation)
+            if !state.silent { out.append(.touch(touchEvent(state, cancel, regionNode: target, in: index))) }
+            for member in state.recognizers where !containerChain.contains(ownerOf(member)) {
+                for event in arena.recognizers[member].forceFail(at: time) {
+                    out.append(.gesture(region: index.nodes[ownerOf(member)].id, event))
+                }
+            }
+        }
+        // Recognizers that already saw the down keep their history; the others start from the original down.
+        let previous = delivered ? Set(state.recognizers) : []
+        state.target = container
+        state.container = nil
+        state.deliverAt = nil
+        state.withheld = []
+        state.dragOrigin = nil
+        state.recognizers = recognizers(for: index.chain(from: container))
+        // The container's stream starts where the finger went down.
+        let down = MappedFingerEvent(
+            event: FingerEvent(
+                phase: .down, finger: state.finger, slot: state.slot, time: time, contact: state.lastContact),
+            position: state.downLocation)
+        if !state.silent { out.append(.touch(touchEvent(state, down, regionNode: container, in: index))) }
+        let fresh = state.recognizers.filter { !previous.contains($0) }
+        let start = MappedFingerEvent(
+            event: FingerEvent(
+                phase: .down, finger: state.finger, slot: state.slot, time: state.downTime, contact: state.lastContact),
+            position: state.downLocation)
+        feed(fresh, key: key, start)
+    }
+}

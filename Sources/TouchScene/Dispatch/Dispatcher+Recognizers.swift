@@ -1,0 +1,76 @@
+import TouchCore
+import TouchGestures
+
+/// The recognizer table: each region's recognizers in one arena, gestures bubbling to the nearest region that asks
+/// for a kind, timers (gesture deadlines and withheld downs) run in time order.
+extension Dispatcher {
+    func feed(_ members: [Int], key: UInt64, _ mapped: MappedFingerEvent) {
+        guard !members.isEmpty else { return }
+        let sample = TouchSample(
+            finger: key, phase: mapped.event.phase, location: mapped.position, time: mapped.event.time)
+        for report in arena.feed(sample, to: members) {
+            out.append(.gesture(region: index.nodes[report.owner].id, report.event))
+        }
+    }
+
+    /// For each gesture kind, the recognizers of the nearest region in the chain that asks for it.
+    func recognizers(for chain: [Int]) -> [Int] {
+        var kinds: Set<GestureKind> = []
+        var result: [Int] = []
+        for node in chain {
+            let own = Set(index.nodes[node].region.gestures.map(\.kind))
+            for member in recognizersByNode[node] where !kinds.contains(arena.recognizers[member].spec.kind) {
+                result.append(member)
+            }
+            kinds.formUnion(own)
+        }
+        return result
+    }
+
+    func ownerOf(_ member: Int) -> Int {
+        recognizersByNode.firstIndex { $0.contains(member) } ?? 0
+    }
+
+    func makeArena(reusing reused: [String: [Recognizer]]) -> GestureArena {
+        let nodes = index.nodes
+        let arena = GestureArena { a, ownerA, b, ownerB in
+            let groups = nodes[ownerA].region.simultaneous + (ownerA == ownerB ? [] : nodes[ownerB].region.simultaneous)
+            return groups.contains { $0.contains(a.spec.name) && $0.contains(b.spec.name) }
+        }
+        recognizersByNode = Array(repeating: [], count: nodes.count)
+        for (node, entry) in nodes.enumerated() {
+            let made = reused[entry.id] ?? entry.region.gestures.map(Recognizer.make)
+            for recognizer in made {
+                recognizersByNode[node].append(arena.recognizers.count)
+                arena.add(recognizer, owner: node)
+            }
+            // A tap waits for the taps of more taps (same fingers) on the same region to fail.
+            for recognizer in made where recognizer.spec.kind == .tap {
+                recognizer.mustFail = made.filter {
+                    $0.spec.kind == .tap && $0.spec.fingers == recognizer.spec.fingers
+                        && $0.spec.taps > recognizer.spec.taps
+                }
+            }
+        }
+        return arena
+    }
+
+    func runTimers(upTo time: EventTime) {
+        while let deadline = nextDeadline, deadline <= time {
+            if let key = fingers.keys.sorted().first(where: { fingers[$0]?.deliverAt == deadline }),
+                var state = fingers[key]
+            {
+                // The delay ran out with the finger still down and inside the slop: the child gets it after all.
+                state.deliverAt = nil
+                let withheld = state.withheld
+                state.withheld = []
+                for item in withheld { deliver(&state, item, key: key) }
+                fingers[key] = state
+            } else {
+                for report in arena.advance(to: deadline) {
+                    out.append(.gesture(region: index.nodes[report.owner].id, report.event))
+                }
+            }
+        }
+    }
+}

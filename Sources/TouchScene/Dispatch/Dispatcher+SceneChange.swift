@@ -1,0 +1,77 @@
+import TouchCore
+import TouchGestures
+
+extension Dispatcher {
+    /// Installs a new scene. Fingers keep their regions where those still exist and can take touches; the others
+    /// get `cancel`. Recognizers of regions whose gestures did not change carry over, mid-gesture.
+    public func replaceScene(_ scene: Scene, at time: EventTime) -> [DispatchEvent] {
+        let oldIndex = index
+        let oldRecognizers = recognizersByNode
+        let oldArena = arena
+        index = SceneIndex(scene: scene)
+        var reused: [String: [Recognizer]] = [:]
+        for (node, members) in oldRecognizers.enumerated() {
+            let oldRegion = oldIndex.nodes[node].region
+            guard let newNode = index[oldRegion.id], newNode.region.gestures == oldRegion.gestures,
+                newNode.region.simultaneous == oldRegion.simultaneous
+            else { continue }
+            reused[oldRegion.id] = members.map { oldArena.recognizers[$0] }
+        }
+        arena = makeArena(reusing: reused)
+        var carried: [ObjectIdentifier: Int] = [:]
+        for (position, recognizer) in arena.recognizers.enumerated() {
+            carried[ObjectIdentifier(recognizer)] = position
+        }
+
+        for key in fingers.keys.sorted() {
+            guard var state = fingers[key], !state.dead else { continue }
+            let oldTarget = state.target
+            let newTarget = oldTarget.flatMap { index.index(of: oldIndex.nodes[$0].id) }
+            if let oldTarget, newTarget == nil || !index.nodes[newTarget!].eligible {
+                // The region went away, or can no longer take touches: one cancel, then silence.
+                if state.deliverAt == nil && !state.silent {
+                    let last = MappedFingerEvent(
+                        event: FingerEvent(
+                            phase: .cancel, finger: state.finger, slot: state.slot, time: time,
+                            contact: state.lastContact), position: state.lastLocation)
+                    out.append(.touch(touchEvent(state, last, regionNode: oldTarget, in: oldIndex)))
+                }
+                for member in state.recognizers {
+                    for event in oldArena.recognizers[member].forceFail(at: time) {
+                        out.append(.gesture(region: oldIndex.nodes[oldTarget].id, event))
+                    }
+                }
+                state.dead = true
+                state.recognizers = []
+                state.withheld = []
+                state.deliverAt = nil
+                fingers[key] = state
+                continue
+            }
+            state.target = newTarget
+            state.container = state.container.flatMap { index.index(of: oldIndex.nodes[$0].id) }
+            var kept: [Int] = []
+            for member in state.recognizers {
+                let recognizer = oldArena.recognizers[member]
+                if let position = carried[ObjectIdentifier(recognizer)] {
+                    kept.append(position)
+                } else if let oldTarget {
+                    for event in recognizer.forceFail(at: time) {
+                        out.append(.gesture(region: oldIndex.nodes[oldTarget].id, event))
+                    }
+                }
+            }
+            state.recognizers = kept
+            fingers[key] = state
+        }
+        dragDrivers = Dictionary(
+            uniqueKeysWithValues: dragDrivers.compactMap { node, key in
+                index.index(of: oldIndex.nodes[node].id).map { ($0, key) }
+            })
+        tapHistory = Dictionary(
+            uniqueKeysWithValues: tapHistory.compactMap { node, record in
+                index.index(of: oldIndex.nodes[node].id).map { ($0, record) }
+            })
+        return takeOutput()
+    }
+}

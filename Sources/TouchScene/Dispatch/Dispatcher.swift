@@ -1,0 +1,130 @@
+import TouchCore
+import TouchGestures
+
+/// Routes each finger to the region it went down on and runs the regions' gesture recognizers.
+///
+/// - Capture: the hit test runs once, at the finger's down; the finger then belongs to that region until it
+///   lifts or is cancelled, wherever it moves. Fingers are independent (split touch): two fingers may feed two
+///   regions. A finger that hits nothing is reported with no region, unless `dropUnassigned`.
+/// - Gestures bubble: for each gesture kind, the finger feeds the recognizers of the nearest region, from the
+///   captured one up through its ancestors, that asks for that kind.
+/// - Cancel: a finger whose region is removed, hidden or disabled by a scene change gets one `cancel` and
+///   nothing more; device loss and palms arrive as `cancel` from the decoder and pass through the same way.
+/// - Scroll containers (`intercept`): once a descendant's finger moves beyond the slop, the container takes it:
+///   the child gets `cancel` (or, with a delay, never hears of it) and the container gets the finger.
+/// - Pure: times come from the events and `advance(to:)`; no clock is read.
+public final class Dispatcher {
+    public struct Options: Sendable {
+        /// Report nothing for fingers that hit no region (default: report them with no region).
+        public var dropUnassigned = false
+        public init(dropUnassigned: Bool = false) { self.dropUnassigned = dropUnassigned }
+    }
+
+    public internal(set) var index: SceneIndex
+    public let options: Options
+    var arena: GestureArena
+    /// Arena indices of each node's recognizers.
+    var recognizersByNode: [[Int]] = []
+    var fingers: [UInt64: FingerState] = [:]
+    /// Per node, the finger key that drags it.
+    var dragDrivers: [Int: UInt64] = [:]
+    var tapHistory: [Int: TapRecord] = [:]
+    var out: [DispatchEvent] = []
+
+    struct FingerState {
+        var device: String
+        var finger: FingerID
+        var slot: Int32
+        var target: Int?
+        var downTime: EventTime
+        var downLocation: Point
+        var lastLocation: Point
+        var tapCount: Int
+        var recognizers: [Int]
+        /// The scroll container that may still take this finger.
+        var container: Int?
+        /// When the withheld down is due (a container with a delay), nil once delivered.
+        var deliverAt: EventTime?
+        var withheld: [MappedFingerEvent] = []
+        var dragOrigin: Point?
+        var lastContact = ContactState()
+        var maxMovement = 0.0
+        /// Cancelled by a scene change: everything after is swallowed.
+        var dead = false
+        var silent: Bool
+    }
+
+    public init(scene: Scene, options: Options = Options()) {
+        self.options = options
+        index = SceneIndex(scene: scene)
+        arena = GestureArena()
+        arena = makeArena(reusing: [:])
+    }
+
+    /// Fingers currently down (and not cancelled).
+    public var liveFingerCount: Int { fingers.values.filter { !$0.dead }.count }
+
+    /// Region id a live finger is captured by.
+    public func region(ofFinger finger: FingerID, device: DeviceTag) -> String? {
+        fingers[Self.key(device, finger)]?.target.map { index.nodes[$0].id }
+    }
+
+    /// The earliest time at which `advance(to:)` has work.
+    public var nextDeadline: EventTime? {
+        let delayed = fingers.values.compactMap(\.deliverAt).min()
+        switch (delayed, arena.nextDeadline) {
+        case (let a?, let b?): return min(a, b)
+        case (let a?, nil): return a
+        case (nil, let b?): return b
+        case (nil, nil): return nil
+        }
+    }
+
+    /// Handles one pipeline output from `device`, after running every timer due before it, and appends what it
+    /// dispatches to `events`. The caller owns the buffer, so the per-event path allocates nothing.
+    public func handle(_ output: PipelineOutput, device: DeviceTag, into events: inout [DispatchEvent]) {
+        writingOutput(into: &events) {
+            switch output {
+            case .finger(let mapped):
+                runTimers(upTo: mapped.event.time)
+                handleFinger(mapped, device: device)
+            case .frameEnd(let time):
+                out.append(.frame(device: device.name, time: time))
+            }
+        }
+    }
+
+    public func handle(_ output: PipelineOutput, device: DeviceTag) -> [DispatchEvent] {
+        var events: [DispatchEvent] = []
+        handle(output, device: device, into: &events)
+        return events
+    }
+
+    /// Runs timers (long press, tap windows, delayed touches) due at or before `time`, appending to `events`.
+    public func advance(to time: EventTime, into events: inout [DispatchEvent]) {
+        writingOutput(into: &events) { runTimers(upTo: time) }
+    }
+
+    public func advance(to time: EventTime) -> [DispatchEvent] {
+        var events: [DispatchEvent] = []
+        advance(to: time, into: &events)
+        return events
+    }
+
+    static func key(_ device: DeviceTag, _ finger: FingerID) -> UInt64 {
+        UInt64(device.index) << 32 | UInt64(finger.rawValue)
+    }
+
+    func takeOutput() -> [DispatchEvent] {
+        defer { out.removeAll(keepingCapacity: true) }
+        return out
+    }
+
+    /// Lends the caller's buffer to `out` for the duration of `body`: what the dispatcher appends lands after the
+    /// caller's events without an intermediate array.
+    func writingOutput(into events: inout [DispatchEvent], _ body: () -> Void) {
+        swap(&out, &events)
+        body()
+        swap(&out, &events)
+    }
+}
