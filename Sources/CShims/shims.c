@@ -107,34 +107,6 @@ static int fill_address(struct sockaddr_un *address, const char *path) {
     return 0;
 }
 
-int touchd_unix_listen(const char *path, int backlog) {
-    struct sockaddr_un address;
-    if (fill_address(&address, path) != 0) return -1;
-    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    if (fd < 0) return -1;
-    if (bind(fd, (struct sockaddr *)&address, sizeof address) != 0 || listen(fd, backlog) != 0) {
-        int saved = errno;
-        close(fd);
-        errno = saved;
-        return -1;
-    }
-    return fd;
-}
-
-int touchd_unix_connect(const char *path) {
-    struct sockaddr_un address;
-    if (fill_address(&address, path) != 0) return -1;
-    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0) return -1;
-    if (connect(fd, (struct sockaddr *)&address, sizeof address) != 0) {
-        int saved = errno;
-        close(fd);
-        errno = saved;
-        return -1;
-    }
-    return fd;
-}
-
 int touchd_peer_groups(int fd, uint32_t *groups, int capacity, int *needed) {
     socklen_t length = (socklen_t)(capacity * (int)sizeof(gid_t));
     if (getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, groups, &length) != 0) {

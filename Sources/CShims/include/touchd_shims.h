@@ -39,10 +39,6 @@ int touchd_signalfd_read(int fd);
 int touchd_accept(int fd);
 /// getsockopt(SO_PEERCRED)
 int touchd_peer_credentials(int fd, int32_t *pid, uint32_t *uid, uint32_t *gid);
-/// A listening AF_UNIX stream socket at `path` (nonblocking, close-on-exec), or -1 with errno.
-int touchd_unix_listen(const char *path, int backlog);
-/// A connected AF_UNIX stream socket to `path` (blocking, close-on-exec), or -1 with errno.
-int touchd_unix_connect(const char *path);
 
 /// The peer's supplementary groups (SO_PEERGROUPS, Linux >= 4.13): the count written, or -1 with errno
 /// (ERANGE: more than `capacity`; the count needed is in *needed).
