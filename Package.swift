@@ -57,7 +57,7 @@ let package = Package(
         .target(name: "TouchDevice", dependencies: ["TouchCore", "TouchPosix", "CEvdev", "CUdev", "CShims"]),
         .target(
             name: "TouchTransport",
-            dependencies: ["TouchCore", "TouchJSON", "TouchScene", "TouchProtocol", "TouchPosix"]),
+            dependencies: ["TouchCore", "TouchJSON", "TouchGestures", "TouchScene", "TouchProtocol", "TouchPosix"]),
         .target(name: "TouchClient", dependencies: ["TouchJSON", "TouchPosix", "CShims"]),
         .target(
             name: "TouchDaemon",

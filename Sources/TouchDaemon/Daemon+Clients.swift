@@ -322,53 +322,22 @@ extension Daemon {
         for event in events {
             writer.reset()
             DispatchEventEncoder.encode(event, into: &writer)
-            let kindName: String
-            var region: String?? = .none
-            var device: String?
-            var queueKind = OutboundQueue.Kind.essential
-            switch event {
-            case .touch(let touch):
-                kindName = "touch"
-                region = .some(touch.region)
-                device = touch.device
-                if touch.phase == .move {
-                    queueKind = .move(finger: Self.fingerKey(device: touch.device, finger: touch.finger))
-                }
-            case .gesture(let id, let gesture):
-                kindName = "gesture"
-                region = .some(id)
-                if gesture.event == .changed { queueKind = .gestureChange(key: id + "/" + gesture.name) }
-            case .regionMoved(let id, _, _):
-                kindName = "region"
-                region = .some(id)
-            case .frame(let name, _):
-                kindName = "frame"
-                device = name
-            }
+            let route = EventRoute(event)
             let bytes = writer.bytes
             for client in subscribers where !client.isClosed {
-                guard let subscription = client.subscription,
-                    subscription.admits(kind: kindName, region: region, device: device)
-                else { continue }
-                send(bytes, to: client, kind: queueKind)
+                guard let subscription = client.subscription, subscription.admits(route) else { continue }
+                send(bytes, to: client, kind: route.queueKind)
             }
         }
     }
 
     /// Sends a notice (device, scene) to subscribers of that kind.
-    func notify(_ bytes: [UInt8], kind: String) {
+    func notify(_ bytes: [UInt8], kind: EventKind) {
         for client in Array(clients.values) {
-            guard let subscription = client.subscription, subscription.admits(kind: kind, region: .none, device: nil)
-            else { continue }
+            guard let subscription = client.subscription, subscription.admits(kind) else { continue }
             send(bytes, to: client, kind: .essential)
         }
         flushClients()
-    }
-
-    static func fingerKey(device: String, finger: FingerID) -> UInt64 {
-        var hash: UInt64 = 1469598103934665603
-        for byte in device.utf8 { hash = (hash ^ UInt64(byte)) &* 1099511628211 }
-        return hash << 32 ^ UInt64(finger.rawValue)
     }
 
     // MARK: Scene
@@ -380,7 +349,7 @@ extension Daemon {
         sceneVersion += 1
         broadcast(dispatcher.replaceScene(newScene, at: now))
         if resized { for source in sources.values { source.resize(to: (newScene.width, newScene.height)) } }
-        notify(ServerMessages.sceneChanged(newScene, version: sceneVersion, source: source), kind: "scene")
+        notify(ServerMessages.sceneChanged(newScene, version: sceneVersion, source: source), kind: .scene)
         logger.notice(
             "scene version \(sceneVersion) from \(source): \(SceneIndex(scene: newScene).nodes.count) region(s)")
         rearmTimer()

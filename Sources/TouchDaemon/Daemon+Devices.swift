@@ -42,7 +42,7 @@ extension Daemon {
         }
         sources[index] = source
         reportStatus()
-        notify(ServerMessages.deviceAdded(source.summary), kind: "device")
+        notify(ServerMessages.deviceAdded(source.summary), kind: .device)
     }
 
     func readDevice(_ index: UInt16) {
@@ -66,7 +66,7 @@ extension Daemon {
         devices?.forget(source.node)
         logger.notice("\(source.node): \(reason); its touches were cancelled")
         reportStatus()
-        notify(ServerMessages.deviceRemoved(key: source.tag.name), kind: "device")
+        notify(ServerMessages.deviceRemoved(key: source.tag.name), kind: .device)
         flushClients()
     }
 }

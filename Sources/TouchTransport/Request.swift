@@ -22,26 +22,6 @@ public enum Request: Equatable, Sendable {
     }
 }
 
-/// Which events a subscribed client receives; empty sets mean "all".
-public struct Subscription: Equatable, Sendable {
-    /// Event kinds: `touch`, `gesture`, `frame`, `region`, `device`, `scene`.
-    public var kinds: Set<String> = []
-    public var regions: Set<String> = []
-    public var devices: Set<String> = []
-    /// Include fingers that hit no region (`"region": null`) when filtering by regions.
-    public var unassigned = false
-
-    public init(kinds: Set<String> = [], regions: Set<String> = [], devices: Set<String> = [], unassigned: Bool = false)
-    {
-        self.kinds = kinds
-        self.regions = regions
-        self.devices = devices
-        self.unassigned = unassigned
-    }
-
-    public static let knownKinds: Set<String> = ["touch", "gesture", "frame", "region", "device", "scene"]
-}
-
 /// A request that could not be understood, with a code the client can act on.
 public struct RequestError: Error, Equatable, Sendable, CustomStringConvertible {
     public enum Code: String, Sendable {
@@ -143,12 +123,14 @@ public enum RequestDecoder {
         case "get-scene": request = .getScene
         case "subscribe":
             var subscription = Subscription()
-            subscription.kinds = try strings(&reader, "events")
-            for kind in subscription.kinds where !Subscription.knownKinds.contains(kind) {
-                throw reader.error(
-                    "events",
-                    "unknown event kind '\(kind)'; expected " + Subscription.knownKinds.sorted().joined(separator: ", ")
-                )
+            for name in try strings(&reader, "events") {
+                guard let kind = EventKind(rawValue: name) else {
+                    throw reader.error(
+                        "events",
+                        "unknown event kind '\(name)'; expected "
+                            + EventKind.allCases.map(\.rawValue).sorted().joined(separator: ", "))
+                }
+                subscription.kinds.insert(kind)
             }
             subscription.regions = try strings(&reader, "regions")
             subscription.devices = try strings(&reader, "devices")

@@ -144,16 +144,3 @@ public enum ServerMessages {
         }
     }
 }
-
-extension Subscription {
-    /// Whether an event of `kind` for `region` from `device` goes to this subscriber.
-    public func admits(kind: String, region: String??, device: String?) -> Bool {
-        if !kinds.isEmpty && !kinds.contains(kind) { return false }
-        if let device, !devices.isEmpty && !devices.contains(device) { return false }
-        if let region, !regions.isEmpty {
-            guard let id = region else { return unassigned }
-            return regions.contains(id)
-        }
-        return true
-    }
-}

@@ -110,7 +110,7 @@ struct TransportTests {
         let (id, result) = RequestDecoder.decode(
             Array(#"{"op":"subscribe","id":"a1","events":["gesture"],"regions":["play"]}"#.utf8))
         #expect(id == .string("a1"))
-        #expect(result == .success(.subscribe(Subscription(kinds: ["gesture"], regions: ["play"]))))
+        #expect(result == .success(.subscribe(Subscription(kinds: [.gesture], regions: ["play"]))))
     }
 
     @Test(
@@ -157,15 +157,16 @@ struct TransportTests {
     @Test("subscription filters by kind, region (null regions on request) and device")
     func filters() {
         let all = Subscription()
-        #expect(all.admits(kind: "touch", region: .some(nil), device: "event3"))
-        let play = Subscription(kinds: ["touch", "gesture"], regions: ["play"])
-        #expect(play.admits(kind: "gesture", region: .some("play"), device: nil))
-        #expect(!play.admits(kind: "gesture", region: .some("other"), device: nil))
-        #expect(!play.admits(kind: "touch", region: .some(nil), device: nil))
-        #expect(!play.admits(kind: "frame", region: .none, device: "replay"))
-        #expect(
-            Subscription(regions: ["play"], unassigned: true).admits(kind: "touch", region: .some(nil), device: nil))
-        #expect(!Subscription(devices: ["event3"]).admits(kind: "touch", region: .some("a"), device: "event4"))
+        #expect(all.admits(.touch, scope: .unassigned, device: "event3"))
+        let play = Subscription(kinds: [.touch, .gesture], regions: ["play"])
+        #expect(play.admits(.gesture, scope: .region("play")))
+        #expect(!play.admits(.gesture, scope: .region("other")))
+        #expect(!play.admits(.touch, scope: .unassigned))
+        #expect(!play.admits(.frame, device: "replay"))
+        #expect(Subscription(regions: ["play"], unassigned: true).admits(.touch, scope: .unassigned))
+        #expect(!Subscription(devices: ["event3"]).admits(.touch, scope: .region("a"), device: "event4"))
+        // Notices are not about a region: a regions filter lets them through.
+        #expect(Subscription(regions: ["play"]).admits(.scene))
     }
 }
 
