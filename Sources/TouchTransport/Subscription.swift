@@ -55,6 +55,13 @@ public struct EventRoute: Equatable, Sendable {
     public var device: String?
     public var queueKind: OutboundQueue.Kind
 
+    public init(kind: EventKind, scope: RegionScope, device: String?, queueKind: OutboundQueue.Kind) {
+        self.kind = kind
+        self.scope = scope
+        self.device = device
+        self.queueKind = queueKind
+    }
+
     public init(_ event: DispatchEvent) {
         switch event {
         case .touch(let touch):
