@@ -51,7 +51,11 @@ extension Daemon {
             let bytes = ServerMessages.goodbye(code: code, message: message)
             bytes.withUnsafeBytes { _ = try? Posix.write(fd, $0) }
             Posix.close(fd)
-            logger.notice("refused client pid \(credentials.pid) uid \(credentials.uid): \(message)")
+            let (log, heldBack) = refusalLog.admit(at: MonotonicClock.nowMicroseconds())
+            if log {
+                let more = heldBack > 0 ? " (and \(heldBack) more refused since the last such line)" : ""
+                logger.notice("refused client pid \(credentials.pid) uid \(credentials.uid): \(message)\(more)")
+            }
             return
         case .admit(let granted):
             permissions = granted

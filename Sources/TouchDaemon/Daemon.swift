@@ -49,6 +49,8 @@ public final class Daemon {
     /// Accepting stops for a moment when descriptors run out (`pauseAccepting`).
     var acceptResume: LoopTimer?
     var acceptPaused = false
+    /// Refusals are logged at most once a second (a peer can cause them at will).
+    var refusalLog = LogThrottle()
     var clients: [Int: ClientConnection] = [:]
     var nextClientID = 1
     var scene: Scene
