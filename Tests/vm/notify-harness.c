@@ -80,18 +80,18 @@ int main(int argc, char **argv) {
     int status = 0;
     for (;;) {
         struct pollfd p = {.fd = notify_fd, .events = POLLIN};
-        int ready = poll(&p, 1, 100);
-        if (ready > 0) {
-            char message[4096];
-            ssize_t got = recv(notify_fd, message, sizeof message - 1, 0);
-            if (got > 0) {
-                message[got] = 0;
-                for (char *c = message; *c; c++) if (*c == '\n') *c = '|';
-                fprintf(out, "%lld %s\n", now_ms(), message);
-                fflush(out);
-            }
-        }
+        poll(&p, 1, 100);
         pid_t done = waitpid(child, &status, WNOHANG);
+        /* Every message waiting is logged, also after the child exits: under load several queue up, and the last
+           ones (STOPPING=1) would otherwise be lost with the child. */
+        char message[4096];
+        ssize_t got;
+        while ((got = recv(notify_fd, message, sizeof message - 1, MSG_DONTWAIT)) > 0) {
+            message[got] = 0;
+            for (char *c = message; *c; c++) if (*c == '\n') *c = '|';
+            fprintf(out, "%lld %s\n", now_ms(), message);
+            fflush(out);
+        }
         if (done == child) break;
     }
     unlink(notify_path);
