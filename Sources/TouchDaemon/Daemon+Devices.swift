@@ -19,8 +19,10 @@ extension Daemon {
     }
 
     func addDevice(_ device: EvdevDevice, settings: CoordinateMapping.Settings) {
-        let index = nextDeviceIndex
-        nextDeviceIndex += 1
+        guard let index = deviceIndices.allocate(inUse: { sources[$0] != nil }) else {
+            logger.warning("\(device.node): 65,536 devices are open; not using another")
+            return
+        }
         let name = URL(fileURLWithPath: device.node).lastPathComponent
         let source: InputSource
         do {

@@ -57,7 +57,7 @@ public final class Daemon {
     var sceneVersion = 1
     var dispatcher: Dispatcher
     var sources: [UInt16: InputSource] = [:]
-    var nextDeviceIndex: UInt16 = 0
+    var deviceIndices = DeviceIndices()
     var replay: ReplayFeeder?
     var replaySource: UInt16?
     var replayStarted = false
@@ -255,8 +255,7 @@ public final class Daemon {
 
     func openReplay(_ path: String) throws {
         let recording = try RecordingLoader.load(path: path, descriptionPath: options.replayDescriptionPath)
-        let index = nextDeviceIndex
-        nextDeviceIndex += 1
+        let index = deviceIndices.allocate { sources[$0] != nil } ?? 0
         let source = try InputSource(
             tag: DeviceTag(index: index, name: "replay\(index)"), node: path, description: recording.description,
             mappingSettings: CoordinateMapping.Settings(), sceneSize: (scene.width, scene.height))
