@@ -91,14 +91,17 @@ struct ReplayLoopTests {
         defer { daemon.stop() }
         let client = try TouchClient(path: daemon.socket, retry: .init(attempts: 10))
         #expect(try client.subscribe(events: ["touch"]).ok)
-        let started = Date()
-        var downs = 0
-        while downs < 5, let line = try client.nextLine() {
-            if String(decoding: line, as: UTF8.self).contains(#""type":"down""#) { downs += 1 }
+        var downTimes: [Int64] = []
+        while downTimes.count < 5, let line = try client.nextLine() {
+            guard let value = try? JSONParser.parse(line), value["type"] == .string("down", line: 1),
+                case .number(let time, _)? = value["time_us"]
+            else { continue }
+            downTimes.append(Int64(time))
         }
-        // A pass is 5 ms of events plus the 10 ms gap: the fifth down comes 4 x 15 ms after the first. The first
-        // may come a little before `started` (the replay begins with the subscription's reply): allow 10 ms.
-        #expect(Date().timeIntervalSince(started) >= 0.05)
+        // A pass is 5 ms of events plus the 10 ms gap: each down is stamped at least 15 ms after the one before, on
+        // the daemon's clock (the stamps, not this process's receipt times, which load can bunch up).
+        #expect(downTimes.count == 5)
+        for (earlier, later) in zip(downTimes, downTimes.dropFirst()) { #expect(later - earlier >= 15_000) }
         usleep(300_000)
         // CPU: a spinning loop would use the whole 0.3 s; the daemon sleeps between passes.
         let stat = try String(contentsOfFile: "/proc/\(daemon.process.processIdentifier)/stat", encoding: .utf8)
