@@ -6,8 +6,6 @@ import TouchScene
 import TouchTestKit
 import TouchdCLI
 
-private let touchdBinary = SharedRecordings.repositoryRoot + "/.build/debug/touchd"
-
 /// Recordings whose times run backwards, sit at Int64's limits or span more than Int64 holds (issue 11,
 /// item 5): each replays cleanly, with and without a scene, and the summary says what happened.
 @Suite("Replay at extreme times")
@@ -154,23 +152,7 @@ struct ExtremeTimeReplayTests {
     }
 
     func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: touchdBinary)
-        process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["SWIFT_BACKTRACE"] = "enable=no"
-        process.environment = environment
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (
-            process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self)
-        )
+        try runTouchd(arguments)
     }
 
     @Test(

@@ -6,8 +6,6 @@ import TouchPosix
 import TouchTestKit
 import TouchdCLI
 
-private let touchdBinary = SharedRecordings.repositoryRoot + "/.build/debug/touchd"
-
 @Suite("touchd replay")
 struct ReplayTests {
     static let demo = SharedRecordings.repositoryRoot + "/config/demo/panel.evemu"
@@ -69,26 +67,7 @@ struct ReplayTests {
     }
 
     func run(_ arguments: [String], input: Data? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: touchdBinary)
-        process.arguments = arguments
-        let stdin = Pipe()
-        if input != nil { process.standardInput = stdin }
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        if let input {
-            stdin.fileHandleForWriting.write(input)
-            try stdin.fileHandleForWriting.close()
-        }
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (
-            process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self)
-        )
+        try runTouchd(arguments, input: input)
     }
 
     @Test(

@@ -1,0 +1,31 @@
+import Foundation
+import TouchTestKit
+
+/// The debug touchd the process-level tests run.
+let touchdBinary = SharedRecordings.repositoryRoot + "/.build/debug/touchd"
+
+/// Runs touchd to its end with `input` on its standard input; its status, standard output and standard error.
+/// Swift's crash backtracer is off: a test that provokes a trap wants the status, not a minute of symbolication.
+func runTouchd(_ arguments: [String], input: Data? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: touchdBinary)
+    process.arguments = arguments
+    var environment = ProcessInfo.processInfo.environment
+    environment["SWIFT_BACKTRACE"] = "enable=no"
+    process.environment = environment
+    let stdin = Pipe()
+    if input != nil { process.standardInput = stdin }
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    if let input {
+        stdin.fileHandleForWriting.write(input)
+        try stdin.fileHandleForWriting.close()
+    }
+    let stdout = out.fileHandleForReading.readDataToEndOfFile()
+    let stderr = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+}
