@@ -21,14 +21,6 @@ private let fullBacklog = """
     time.sleep(float(sys.argv[2]))
     """
 
-private func scratch() throws -> String {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
-        "touchd-attack-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-    ).path
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    return path
-}
-
 private func waitForLine(_ file: String) {
     for _ in 0..<200 where ((try? String(contentsOfFile: file, encoding: .utf8)) ?? "").isEmpty { usleep(20_000) }
 }
@@ -65,7 +57,7 @@ struct AttackRegressionTests {
 
     @Test("touchctl gives up on a server that never says hello, and on a full backlog, within its timeout")
     func touchctlNeverHangs() throws {
-        let directory = try scratch()
+        let directory = try scratchDirectory("touchd-attack")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let mute = directory + "/mute.sock"
         let silent = try DaemonProcess.start(
@@ -99,7 +91,7 @@ struct AttackRegressionTests {
 
     @Test("touchd's start-up probe of a socket whose server is stuck fails at once instead of hanging")
     func startupProbeDoesNotHang() throws {
-        let directory = try scratch()
+        let directory = try scratchDirectory("touchd-attack")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/touchd.sock"
         let server = try DaemonProcess.start(
@@ -137,7 +129,7 @@ struct AttackRegressionTests {
 
     @Test("the socket is removed at exit by its directory, even after the directory was renamed")
     func removalFollowsTheDirectory() throws {
-        let top = try scratch()
+        let top = try scratchDirectory("touchd-attack")
         defer { try? FileManager.default.removeItem(atPath: top) }
         mkdir(top + "/d", 0o755)
         mkdir(top + "/victim", 0o755)
@@ -154,7 +146,7 @@ struct AttackRegressionTests {
 
     @Test("a missing socket directory is made 0755 whatever the umask; a missing grandparent is an error")
     func missingDirectory() throws {
-        let top = try scratch()
+        let top = try scratchDirectory("touchd-attack")
         defer { try? FileManager.default.removeItem(atPath: top) }
         let withUmask = ["/bin/sh", "-c", #"umask 0277; exec "$@""#, "sh"]
         let daemon = try DaemonProcess(arguments: [], socket: top + "/run/t.sock", launcher: withUmask)

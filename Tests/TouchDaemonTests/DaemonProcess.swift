@@ -116,6 +116,16 @@ final class DaemonProcess {
 
 enum DaemonTestError: Error { case notStarted(String) }
 
+/// A fresh directory of a test's own under the temporary directory, with `mode`; the caller removes it.
+func scratchDirectory(_ prefix: String, mode: mode_t = 0o755) throws -> String {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "\(prefix)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    ).path
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    chmod(path, mode)
+    return path
+}
+
 /// Event lines without what legitimately differs between runs (times, the device's name): everything else —
 /// order, fingers, regions, positions, gestures — must be equal.
 func normalized(_ lines: [Substring]) -> [String] {

@@ -13,10 +13,7 @@ struct FileReasonTests {
 
     @Test("a directory or a missing file as the scene or the configuration: the reason, not 'cannot read the file'")
     func reasons() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "touchd-reasons-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        ).path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let directory = try scratchDirectory("touchd-reasons")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let replayScene = try DaemonProcess.run(DaemonProcess.touchd, ["replay", Self.demo, "--scene", directory])
         #expect(replayScene.status != 0)

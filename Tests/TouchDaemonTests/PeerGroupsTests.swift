@@ -49,11 +49,7 @@ struct PeerGroupsTests {
 
     @Test("a member of a scene group by supplementary group only may change the scene; a non-member may not")
     func supplementaryGroupGrantsSceneChanges() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "touchd-groups-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        ).path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        chmod(directory, 0o777)
+        let directory = try scratchDirectory("touchd-groups", mode: 0o777)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let daemon = try DaemonProcess(
             arguments: [], config: #"{"socket": {"mode": "0666"}, "clients": {"sceneGroups": ["60010"]}}"#,

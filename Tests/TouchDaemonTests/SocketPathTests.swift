@@ -6,16 +6,6 @@ import TouchPosix
     import Glibc
 #endif
 
-/// A directory of its own for each test, removed at the end.
-private func scratchDirectory(mode: mode_t = 0o755) throws -> String {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
-        "touchd-socket-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-    ).path
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    chmod(path, mode)
-    return path
-}
-
 private func fileMode(_ path: String) -> (mode: mode_t, uid: uid_t, gid: gid_t)? {
     var info = stat()
     guard lstat(path, &info) == 0 else { return nil }
@@ -36,7 +26,7 @@ private func startFails(socket: String) throws -> String {
 struct SocketPathTests {
     @Test("a regular file, a directory, a symlink or a FIFO at the socket path is refused and left as it was")
     func foreignFilesRefused() throws {
-        let directory = try scratchDirectory()
+        let directory = try scratchDirectory("touchd-socket")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let notes = directory + "/notes.txt"
         try "my notes\n".write(toFile: notes, atomically: false, encoding: .utf8)
@@ -76,7 +66,7 @@ struct SocketPathTests {
         "a stale socket of another user is not removed",
         .enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")))
     func staleSocketOfAnotherUser() throws {
-        let directory = try scratchDirectory(mode: 0o1777)
+        let directory = try scratchDirectory("touchd-socket", mode: 0o1777)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/touchd.sock"
         // nobody binds a socket there and exits: a stale socket owned by uid 65534.
@@ -121,7 +111,7 @@ struct SocketPathTests {
 
     @Test("a missing socket group is a configuration error with file, line and path")
     func missingSocketGroup() throws {
-        let directory = try scratchDirectory()
+        let directory = try scratchDirectory("touchd-socket")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let config = directory + "/touchd.json"
         try "{\n  \"socket\": {\n    \"group\": \"no-such-group-xyz\"\n  }\n}\n".write(
@@ -143,9 +133,9 @@ struct SocketPathTests {
         "a symlink-swapping attacker in a world-writable, non-sticky directory changes nothing of root's",
         .enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")))
     func symlinkSwapper() throws {
-        let directory = try scratchDirectory(mode: 0o777)
+        let directory = try scratchDirectory("touchd-socket", mode: 0o777)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let target = try scratchDirectory() + "/precious"
+        let target = try scratchDirectory("touchd-socket") + "/precious"
         defer { try? FileManager.default.removeItem(atPath: (target as NSString).deletingLastPathComponent) }
         try "root only\n".write(toFile: target, atomically: false, encoding: .utf8)
         chmod(target, 0o600)

@@ -57,10 +57,7 @@ struct TouchctlTests {
 
     @Test("a server that never answers makes touchctl fail after --timeout, not hang")
     func replyTimeout() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "touchctl-timeout-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        ).path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let directory = try scratchDirectory("touchctl-timeout")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let socket = directory + "/mute.sock"
         // Says hello, then reads and never answers.
