@@ -30,10 +30,9 @@ public enum ContactMatcher {
         candidates.reserveCapacity(previous.count * current.count)
         for (p, old) in previous.enumerated() {
             for (c, new) in current.enumerated() {
-                let dx = Int64(new.x) - Int64(old.x)
-                let dy = Int64(new.y) - Int64(old.y)
-                let distanceSquared = dx * dx + dy * dy
-                guard distanceSquared <= maxDistanceSquared else { continue }
+                guard
+                    let distanceSquared = squaredDistance(old, new), distanceSquared <= maxDistanceSquared
+                else { continue }
                 let sameID = old.trackingID != nil && old.trackingID == new.trackingID
                 candidates.append(
                     Candidate(rank: sameID ? 0 : 1, distanceSquared: distanceSquared, previous: p, current: c))
@@ -49,5 +48,15 @@ public enum ContactMatcher {
             result[candidate.current] = candidate.previous
         }
         return result
+    }
+
+    /// Exact, or nil when it exceeds Int64: axes span all of Int32, so one difference squared nearly fills 64 bits
+    /// and the sum of two does not fit.
+    static func squaredDistance(_ a: Point, _ b: Point) -> Int64? {
+        let dx = (Int64(a.x) - Int64(b.x)).magnitude
+        let dy = (Int64(a.y) - Int64(b.y)).magnitude
+        let (sum, overflow) = (dx * dx).addingReportingOverflow(dy * dy)
+        guard !overflow, sum <= UInt64(Int64.max) else { return nil }
+        return Int64(sum)
     }
 }

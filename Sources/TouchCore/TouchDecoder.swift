@@ -39,7 +39,10 @@ public struct TouchDecoder {
         let width = Double(description.xAxis.map { Int64($0.maximum) - Int64($0.minimum) } ?? 0)
         let height = Double(description.yAxis.map { Int64($0.maximum) - Int64($0.minimum) } ?? 0)
         let limit = options.contactJumpLimit * (width * width + height * height).squareRoot()
-        contacts = ContactReportDecoder(maxJumpSquared: Int64(limit * limit))
+        // Int64(Double) traps beyond its range: a huge axis range or jump limit saturates instead.
+        let limitSquared = limit * limit
+        contacts = ContactReportDecoder(
+            maxJumpSquared: limitSquared.isNaN ? 0 : limitSquared >= 0x1p63 ? Int64.max : Int64(limitSquared))
     }
 
     /// Touches consumers currently see as down.

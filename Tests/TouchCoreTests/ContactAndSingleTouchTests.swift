@@ -1,6 +1,7 @@
 import Testing
-import TouchCore
 import TouchTestKit
+
+@testable import TouchCore
 
 @Suite("Protocol A and single touch")
 struct ContactAndSingleTouchTests {
@@ -18,6 +19,20 @@ struct ContactAndSingleTouchTests {
                 "move 2 s1 (5050,5000)", "move 1 s0 (1010,1000)", "frame",
                 "up 1 s0 (1010,1000)", "move 2 s1 (5100,5000)", "frame",
                 "up 2 s1 (5100,5000)", "frame",
+            ])
+    }
+
+    @Test("protocol A: a contact jumping across the whole Int32 plane is a new touch (fuzz find, was a trap)")
+    func jumpAcrossInt32Plane() {
+        let script = EventScript()
+        script.position(x: .min, y: .min).contactReport().report()
+        script.position(x: .max, y: .max).contactReport().report()
+        script.contactReport().report()
+        #expect(
+            summarize(decodeAll(script.events, device: TestDevices.contactReporter).outputs) == [
+                "down 1 s0 (-2147483648,-2147483648)", "frame",
+                "up 1 s0 (-2147483648,-2147483648)", "down 2 s0 (2147483647,2147483647)", "frame",
+                "up 2 s0 (2147483647,2147483647)", "frame",
             ])
     }
 
@@ -91,5 +106,18 @@ struct ContactAndSingleTouchTests {
         #expect(ContactMatcher.match(previous: previous, current: current, maxDistanceSquared: 10_000) == [1, 0])
         // Beyond the limit nothing matches.
         #expect(ContactMatcher.match(previous: previous, current: current, maxDistanceSquared: 100) == [nil, nil])
+    }
+
+    @Test("contact matcher: opposite corners of the Int32 plane are far apart, not an overflow (fuzz find)")
+    func matcherExtremeCoordinates() {
+        let corner = ContactMatcher.Point(x: .min, y: .min)
+        let opposite = ContactMatcher.Point(x: .max, y: .max)
+        // (2^32 - 1)^2 fits in Int64 only once; the sum of two does not, so the pair is beyond any limit.
+        #expect(ContactMatcher.squaredDistance(corner, opposite) == nil)
+        let alongX = ContactMatcher.Point(x: .max, y: .min)
+        #expect(ContactMatcher.squaredDistance(corner, alongX) == nil)  // 2^64 - 2^33 + 1 > Int64.max
+        #expect(ContactMatcher.squaredDistance(corner, ContactMatcher.Point(x: Int32.min + 3, y: Int32.min + 4)) == 25)
+        #expect(ContactMatcher.match(previous: [corner], current: [opposite], maxDistanceSquared: .max) == [nil])
+        #expect(ContactMatcher.match(previous: [corner], current: [corner], maxDistanceSquared: 0) == [0])
     }
 }
