@@ -2,7 +2,8 @@
 // touchd: a Linux multi-touch input daemon.
 //
 // Dependencies point inward: the pure layers (TouchCore, TouchJSON, TouchFormats, TouchGestures, TouchScene,
-// TouchProtocol) import no C library and do no I/O; only TouchDevice and the executables touch the system.
+// TouchWire, TouchEngine) import no C library and do no I/O; TouchPosix and TouchDevice touch the system, and the
+// daemon (an adapter around TouchEngine) and the executables use them. docs/architecture.md has the picture.
 import PackageDescription
 
 // The per-event path runs through classes (dispatcher, recognizers, daemon); in a release build each access to
@@ -21,7 +22,8 @@ let package = Package(
         .library(name: "TouchClient", targets: ["TouchClient"]),
         // For the fuzz package (Tests/Fuzz), which builds these with -sanitize=fuzzer.
         .library(name: "TouchJSON", targets: ["TouchJSON"]),
-        .library(name: "TouchTransport", targets: ["TouchTransport"]),
+        .library(name: "TouchWire", targets: ["TouchWire"]),
+        .library(name: "TouchEngine", targets: ["TouchEngine"]),
         .library(name: "TouchDaemon", targets: ["TouchDaemon"]),
         .library(name: "TouchCore", targets: ["TouchCore"]),
         .library(name: "TouchFormats", targets: ["TouchFormats"]),
@@ -49,21 +51,25 @@ let package = Package(
         .target(
             name: "TouchScene", dependencies: ["TouchCore", "TouchJSON", "TouchGestures"],
             swiftSettings: uncheckedExclusivity),
-        .target(name: "TouchProtocol", dependencies: ["TouchCore", "TouchScene", "TouchGestures"]),
+        // The wire: events, requests, replies, subscriptions and framing, shared by the server, the client library
+        // and touchctl (docs/protocol.md).
+        .target(name: "TouchWire", dependencies: ["TouchCore", "TouchJSON", "TouchGestures", "TouchScene"]),
+        // Everything between bytes in and bytes out, without a clock or a syscall: devices' pipelines, the scene and
+        // its dispatcher, clients and their queues. `touchd run` and `touchd replay` both drive it.
+        .target(
+            name: "TouchEngine",
+            dependencies: ["TouchCore", "TouchJSON", "TouchFormats", "TouchGestures", "TouchScene", "TouchWire"],
+            swiftSettings: uncheckedExclusivity),
 
         // System layer. CShims declares what Glibc's Swift module lacks (epoll, timerfd, signalfd, accept4, ...).
         .target(name: "CShims"),
         .target(name: "TouchPosix", dependencies: ["CShims"]),
         .target(name: "TouchDevice", dependencies: ["TouchCore", "TouchPosix", "CEvdev", "CUdev", "CShims"]),
-        .target(
-            name: "TouchTransport",
-            dependencies: ["TouchCore", "TouchJSON", "TouchGestures", "TouchScene", "TouchProtocol", "TouchPosix"]),
-        .target(name: "TouchClient", dependencies: ["TouchJSON", "TouchPosix", "CShims"]),
+        .target(name: "TouchClient", dependencies: ["TouchJSON", "TouchWire", "TouchPosix", "CShims"]),
         .target(
             name: "TouchDaemon",
             dependencies: [
-                "TouchCore", "TouchFormats", "TouchJSON", "TouchScene", "TouchProtocol", "TouchTransport",
-                "TouchDevice",
+                "TouchCore", "TouchFormats", "TouchJSON", "TouchScene", "TouchWire", "TouchEngine", "TouchDevice",
                 "TouchPosix", "CShims", "CSystemd",
             ],
             swiftSettings: uncheckedExclusivity),
@@ -72,9 +78,8 @@ let package = Package(
         .target(
             name: "TouchdCLI",
             dependencies: [
-                "TouchCore", "TouchFormats", "TouchGestures", "TouchScene", "TouchProtocol", "TouchDevice",
-                "TouchDaemon",
-                "TouchPosix",
+                "TouchCore", "TouchFormats", "TouchGestures", "TouchScene", "TouchWire", "TouchEngine", "TouchDevice",
+                "TouchDaemon", "TouchPosix",
             ]),
         .executableTarget(name: "touchd", dependencies: ["TouchdCLI"]),
         .executableTarget(name: "touchctl", dependencies: ["TouchClient", "TouchJSON", "TouchPosix"]),
@@ -84,7 +89,7 @@ let package = Package(
         .executableTarget(
             name: "touchd-bench",
             dependencies: [
-                "CAllocCounter", "TouchCore", "TouchFormats", "TouchScene", "TouchProtocol", "TouchJSON", "TouchClient",
+                "CAllocCounter", "TouchCore", "TouchFormats", "TouchScene", "TouchWire", "TouchJSON", "TouchClient",
                 "TouchPosix", "TouchTestKit",
             ]),
 
@@ -98,16 +103,21 @@ let package = Package(
             dependencies: ["TouchCore", "TouchScene", "TouchGestures", "TouchFormats", "TouchTestKit"]),
         .testTarget(name: "TouchGesturesTests", dependencies: ["TouchCore", "TouchGestures"]),
         .testTarget(name: "TouchDeviceTests", dependencies: ["TouchCore", "TouchDevice"]),
+        .testTarget(name: "TouchWireTests", dependencies: ["TouchWire", "TouchJSON", "TouchScene", "TouchCore"]),
         .testTarget(
-            name: "TouchTransportTests", dependencies: ["TouchTransport", "TouchJSON", "TouchScene", "TouchCore"]),
+            name: "TouchEngineTests",
+            dependencies: [
+                "TouchEngine", "TouchWire", "TouchJSON", "TouchScene", "TouchCore", "TouchFormats", "TouchTestKit",
+            ]),
         .testTarget(
             name: "TouchDaemonTests",
             dependencies: [
-                "TouchDaemon", "TouchClient", "TouchJSON", "TouchPosix", "TouchTestKit", "TouchdCLI", "TouchFormats",
+                "TouchDaemon", "TouchEngine", "TouchWire", "TouchClient", "TouchJSON", "TouchPosix", "TouchTestKit",
+                "TouchdCLI", "TouchFormats",
             ]),
         .testTarget(
             name: "TouchdCLITests",
-            dependencies: ["TouchdCLI", "TouchCore", "TouchFormats", "TouchProtocol", "TouchTestKit", "TouchPosix"]),
+            dependencies: ["TouchdCLI", "TouchCore", "TouchFormats", "TouchWire", "TouchTestKit", "TouchPosix"]),
     ],
     swiftLanguageModes: [.v6]
 )

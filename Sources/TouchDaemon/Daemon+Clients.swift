@@ -2,11 +2,11 @@ import CShims
 import FoundationEssentials
 import Glibc
 import TouchCore
+import TouchEngine
 import TouchJSON
 import TouchPosix
-import TouchProtocol
 import TouchScene
-import TouchTransport
+import TouchWire
 
 extension Daemon {
     func acceptClients() {
@@ -41,10 +41,11 @@ extension Daemon {
     }
 
     func admit(_ fd: Int32) {
-        guard let credentials = PeerCredentials.of(socket: fd) else {
+        guard let peer = Posix.peer(ofSocket: fd) else {
             Posix.close(fd)
             return
         }
+        let credentials = PeerCredentials(pid: peer.pid, uid: peer.uid, gid: peer.gid, groups: peer.groups)
         let permissions: Permissions
         switch access.admission(of: credentials, connected: clients.count) {
         case .refuse(let code, let message):

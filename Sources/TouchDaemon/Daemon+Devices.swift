@@ -2,9 +2,10 @@ import FoundationEssentials
 import Glibc
 import TouchCore
 import TouchDevice
+import TouchEngine
 import TouchPosix
 import TouchScene
-import TouchTransport
+import TouchWire
 
 extension Daemon {
     func deviceChanged(_ change: DeviceManager.Change) {

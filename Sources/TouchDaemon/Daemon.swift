@@ -2,12 +2,12 @@ import CShims
 import FoundationEssentials
 import Glibc
 import TouchCore
+import TouchEngine
 import TouchFormats
 import TouchJSON
 import TouchPosix
-import TouchProtocol
 import TouchScene
-import TouchTransport
+import TouchWire
 
 /// The daemon: one thread, one epoll loop owning the input sources, the gesture timer, signals, the listening
 /// socket and every client. Input goes through the same pipeline and dispatcher as `touchd replay`.

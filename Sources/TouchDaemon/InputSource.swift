@@ -1,6 +1,7 @@
 import TouchCore
+import TouchEngine
 import TouchScene
-import TouchTransport
+import TouchWire
 
 /// One device feeding the dispatcher: a live evdev device or a replayed recording. Each has its own decoder and
 /// mapping (the pipeline), and a tag that names it in every event.

@@ -3,8 +3,8 @@ import Glibc
 import TouchCore
 import TouchFormats
 import TouchPosix
-import TouchProtocol
 import TouchScene
+import TouchWire
 
 #if canImport(Glibc)
     import Glibc

@@ -2,8 +2,8 @@ import TouchCore
 import TouchFormats
 import TouchJSON
 import TouchPosix
-import TouchProtocol
 import TouchScene
+import TouchWire
 
 /// Runs a recording through the pipeline (and, with a scene, the dispatcher) and writes the stream; shared by
 /// `touchd replay` and the tests. Output is a pure function of the recording and the settings, so a file always

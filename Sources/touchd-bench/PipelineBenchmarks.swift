@@ -2,8 +2,8 @@ import Foundation
 import TouchCore
 import TouchFormats
 import TouchJSON
-import TouchProtocol
 import TouchScene
+import TouchWire
 
 /// Benchmarks 1 and 2: the offline pipeline from file to NDJSON, and the decoder alone.
 enum PipelineBenchmarks {

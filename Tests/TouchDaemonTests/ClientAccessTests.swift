@@ -1,7 +1,8 @@
 import Testing
+import TouchEngine
+import TouchWire
 
 @testable import TouchDaemon
-@testable import TouchTransport
 
 @Suite("Client access: groups resolved once, decisions from credentials alone")
 struct ClientAccessTests {

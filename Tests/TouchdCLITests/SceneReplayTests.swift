@@ -4,9 +4,9 @@ import Testing
 import TouchCore
 import TouchFormats
 import TouchGestures
-import TouchProtocol
 import TouchScene
 import TouchTestKit
+import TouchWire
 import TouchdCLI
 
 /// Replays through scenes, checked against answers known from how the recordings were made or measured

@@ -4,7 +4,7 @@ import TouchDaemon
 import TouchFormats
 import TouchJSON
 import TouchScene
-import TouchTransport
+import TouchWire
 
 #if canImport(Glibc)
     import Glibc

@@ -1,6 +1,6 @@
 import Testing
 import TouchCore
-import TouchDaemon
+import TouchEngine
 import TouchFormats
 
 /// `touchd run --replay` pacing at any recorded time and speed (issue 11, items 5 and 6).

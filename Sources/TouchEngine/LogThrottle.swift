@@ -1,14 +1,14 @@
 /// At most one log line per interval for a kind of message that a peer can cause at will (a refused connection),
 /// so that one user cannot flood the journal; the lines held back are counted in the next one.
-struct LogThrottle {
+public struct LogThrottle {
     let intervalMicroseconds: Int64
     private var lastLogged: Int64?
     private var heldBack = 0
 
-    init(intervalMicroseconds: Int64 = 1_000_000) { self.intervalMicroseconds = intervalMicroseconds }
+    public init(intervalMicroseconds: Int64 = 1_000_000) { self.intervalMicroseconds = intervalMicroseconds }
 
     /// Whether to log now, and how many lines were held back since the last one.
-    mutating func admit(at now: Int64) -> (log: Bool, heldBack: Int) {
+    public mutating func admit(at now: Int64) -> (log: Bool, heldBack: Int) {
         if let lastLogged, now - lastLogged < intervalMicroseconds {
             heldBack += 1
             return (false, 0)

@@ -1,4 +1,6 @@
+import TouchEngine
 import TouchPosix
+import TouchWire
 
 /// One connected client: its socket, who it is, what it may do, what it subscribed to, its partial input line,
 /// the requests read but not yet answered, and its bounded output queue. Never blocks: reads and writes are

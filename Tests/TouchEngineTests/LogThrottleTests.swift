@@ -1,6 +1,6 @@
 import Testing
 
-@testable import TouchDaemon
+@testable import TouchEngine
 
 @Suite("Log throttle")
 struct LogThrottleTests {

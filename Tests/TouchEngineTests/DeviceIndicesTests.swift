@@ -1,6 +1,6 @@
 import Testing
 
-@testable import TouchDaemon
+@testable import TouchEngine
 
 @Suite("Device indices")
 struct DeviceIndicesTests {

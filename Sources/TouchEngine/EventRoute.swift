@@ -1,0 +1,55 @@
+import TouchCore
+import TouchScene
+import TouchWire
+
+/// How one dispatched event is routed: which subscriptions admit it, and how a slow client's queue may coalesce it.
+public struct EventRoute: Equatable, Sendable {
+    public var kind: EventKind
+    public var scope: RegionScope
+    public var device: String?
+    public var queueKind: OutboundQueue.Kind
+
+    public init(kind: EventKind, scope: RegionScope, device: String?, queueKind: OutboundQueue.Kind) {
+        self.kind = kind
+        self.scope = scope
+        self.device = device
+        self.queueKind = queueKind
+    }
+
+    public init(_ event: DispatchEvent) {
+        switch event {
+        case .touch(let touch):
+            kind = .touch
+            scope = touch.region.map(RegionScope.region) ?? .unassigned
+            device = touch.device
+            queueKind =
+                touch.phase == .move ? .move(finger: Self.fingerKey(device: touch.device, touch.finger)) : .essential
+        case .gesture(let id, let gesture):
+            kind = .gesture
+            scope = .region(id)
+            device = nil
+            queueKind = gesture.event == .changed ? .gestureChange(key: id + "/" + gesture.name) : .essential
+        case .regionMoved(let id, _, _):
+            kind = .region
+            scope = .region(id)
+            device = nil
+            queueKind = .essential
+        case .frame(let name, _):
+            kind = .frame
+            scope = .none
+            device = name
+            queueKind = .essential
+        }
+    }
+
+    /// A finger's moves coalesce per device and finger.
+    static func fingerKey(device: String, _ finger: FingerID) -> UInt64 {
+        var hash: UInt64 = 1_469_598_103_934_665_603
+        for byte in device.utf8 { hash = (hash ^ UInt64(byte)) &* 1_099_511_628_211 }
+        return hash << 32 ^ UInt64(finger.rawValue)
+    }
+}
+
+extension Subscription {
+    public func admits(_ route: EventRoute) -> Bool { admits(route.kind, scope: route.scope, device: route.device) }
+}

@@ -1,0 +1,100 @@
+import Testing
+import TouchCore
+import TouchEngine
+import TouchJSON
+import TouchScene
+import TouchWire
+
+@Suite("Outbound queue: coalescing, overflow, backpressure")
+struct OutboundQueueTests {
+    @Test("a full queue coalesces moves per finger, keeps every essential line, then overflows")
+    func queuePolicy() {
+        var queue = OutboundQueue(limitBytes: 100)
+        #expect(queue.enqueue(Array(repeating: 0x61, count: 20), kind: .essential) == .queued)
+        for _ in 0..<3 { _ = queue.enqueue(Array(repeating: 0x62, count: 20), kind: .move(finger: 1)) }
+        #expect(queue.byteCount == 80)
+        // This one crosses the limit: the two older moves of finger 1 go.
+        #expect(queue.enqueue(Array(repeating: 0x63, count: 30), kind: .move(finger: 2)) == .coalesced(dropped: 2))
+        #expect(queue.byteCount == 70)
+        var written: [UInt8] = []
+        queue.flush { raw in
+            written += raw
+            return raw.count
+        }
+        #expect(
+            written == Array(repeating: 0x61, count: 20) + Array(repeating: 0x62, count: 20)
+                + Array(repeating: 0x63, count: 30))
+        #expect(queue.isEmpty)
+
+        var full = OutboundQueue(limitBytes: 50)
+        _ = full.enqueue(Array(repeating: 0, count: 40), kind: .essential)
+        #expect(full.enqueue(Array(repeating: 0, count: 20), kind: .essential) == .overflow)
+    }
+
+    @Test("a partly written line is finished before anything else and never coalesced away")
+    func partialWrite() {
+        var queue = OutboundQueue(limitBytes: 1000)
+        _ = queue.enqueue(Array("move-1-a\n".utf8), kind: .move(finger: 1))
+        _ = queue.enqueue(Array("move-1-b\n".utf8), kind: .move(finger: 1))
+        var written: [UInt8] = []
+        queue.flush { raw in
+            let take = min(raw.count, 4)
+            written += raw.prefix(take)
+            return take  // a short write: the socket took 4 bytes
+        }
+        #expect(String(decoding: written, as: UTF8.self).hasPrefix("move"))
+        var rest: [UInt8] = []
+        queue.flush { raw in
+            rest += raw
+            return raw.count
+        }
+        #expect(String(decoding: written + rest, as: UTF8.self).contains("move-1-a\n"))
+    }
+
+    @Test(
+        "bad requests get typed errors",
+        arguments: [
+            (#"{"op": "ping""#, RequestError.Code.badJSON),
+            (#"{"op": "dance"}"#, .unknownOp),
+            (#"{"op": "subscribe", "events": ["touch", "smell"]}"#, .badRequest),
+            (#"{"op": "set-scene", "scene": {"size": [0, 1]}}"#, .invalidScene),
+            (#"{"op": "remove-region"}"#, .badRequest),
+            (#"{"op": "ping", "extra": 1}"#, .badRequest),
+            // A stray `scene` key on a request that takes none is a bad request, not an invalid scene.
+            (#"{"op": "get-scene", "scene": 1}"#, .badRequest),
+            (#"{"op": "ping", "id": 1.5}"#, .badRequest),
+            (#"{"op": "ping", "id": 1e3}"#, .badRequest),
+            (#"{"op": "ping", "id": 9223372036854775808}"#, .badRequest),
+            (#"{"op": "ping", "id": {"a": 1}}"#, .badRequest),
+            (#"{"op": "ping", "id": [1]}"#, .badRequest),
+            (#"{"op": "ping", "id": null}"#, .badRequest),
+            (#"{"op": "ping", "id": true}"#, .badRequest),
+        ] as [(String, RequestError.Code)])
+    func badRequests(line: String, code: RequestError.Code) {
+        let (_, result) = RequestDecoder.decode(Array(line.utf8))
+        guard case .failure(let error) = result else {
+            Issue.record("accepted \(line)")
+            return
+        }
+        #expect(error.code == code)
+    }
+
+    @Test("replies are never dropped and do not count towards the limit; backpressure marks are half and a quarter")
+    func repliesAndWaterMarks() {
+        var queue = OutboundQueue(limitBytes: 100)
+        #expect(queue.enqueue(Array(repeating: 0, count: 30), kind: .reply) == .queued)
+        #expect(!queue.isOverHighWater)
+        #expect(queue.enqueue(Array(repeating: 0, count: 30), kind: .reply) == .queued)
+        #expect(queue.isOverHighWater)  // 60 > 50
+        // 260 bytes of replies, far past the limit: still queued, never an overflow.
+        #expect(queue.enqueue(Array(repeating: 0, count: 200), kind: .reply) == .queued)
+        #expect(queue.byteCount == 260 && queue.eventByteCount == 0)
+        // Events are bounded on their own: 90 bytes fit, 120 do not.
+        #expect(queue.enqueue(Array(repeating: 1, count: 90), kind: .essential) == .queued)
+        #expect(queue.enqueue(Array(repeating: 1, count: 30), kind: .essential) == .overflow)
+        var drained = OutboundQueue(limitBytes: 100)
+        _ = drained.enqueue(Array(repeating: 0, count: 60), kind: .reply)
+        drained.flush { min($0.count, 35) }  // the socket takes 35 of 60: 25 left, at the low-water mark
+        #expect(drained.byteCount == 25 && drained.isUnderLowWater && !drained.isOverHighWater)
+    }
+}

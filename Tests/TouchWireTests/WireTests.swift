@@ -1,0 +1,128 @@
+import Testing
+import TouchCore
+import TouchJSON
+import TouchScene
+import TouchWire
+
+@Suite("Transport: framing, queues, requests")
+struct TransportTests {
+    @Test("the same bytes give the same lines however they are split (every split point)")
+    func framingSplits() {
+        let text = Array(#"{"op":"ping"}"#.utf8) + [10] + Array(#"{"op":"devices","id":2}"#.utf8) + [13, 10, 10]
+        var whole = LineFramer(maximumLineLength: 100)
+        var expected: [LineFramer.Item] = []
+        whole.append(text[...], into: &expected)
+        #expect(expected.count == 2)
+        for split in 0...text.count {
+            var framer = LineFramer(maximumLineLength: 100)
+            var items: [LineFramer.Item] = []
+            framer.append(text[0..<split], into: &items)
+            framer.append(text[split...], into: &items)
+            #expect(items == expected, "split at \(split)")
+        }
+    }
+
+    @Test("an oversized line is reported once and skipped; the next line is read")
+    func oversized() {
+        var framer = LineFramer(maximumLineLength: 10)
+        var items: [LineFramer.Item] = []
+        framer.append(ArraySlice(Array(repeating: UInt8(ascii: "x"), count: 25)), into: &items)
+        #expect(items.isEmpty && framer.bufferedCount == 0)  // nothing buffered beyond the limit
+        framer.append(
+            ArraySlice(Array(repeating: UInt8(ascii: "x"), count: 5) + [10] + Array("ok".utf8) + [10]), into: &items)
+        #expect(items == [.oversized(length: 30), .line(Array("ok".utf8))])
+    }
+
+    @Test("requests decode with their ids")
+    func goodRequests() {
+        let (id, result) = RequestDecoder.decode(
+            Array(#"{"op":"subscribe","id":"a1","events":["gesture"],"regions":["play"]}"#.utf8))
+        #expect(id == .string("a1"))
+        #expect(result == .success(.subscribe(Subscription(kinds: [.gesture], regions: ["play"]))))
+    }
+
+    @Test(
+        "ids come back exactly as written: integers to Int64's limits, any string",
+        arguments: [
+            (#"9223372036854775807"#, RequestID.integer(9_223_372_036_854_775_807)),
+            (#"-9223372036854775808"#, .integer(-9_223_372_036_854_775_808)),
+            // 2^53 + 1: a Double would turn it into 9007199254740992.
+            (#"9007199254740993"#, .integer(9_007_199_254_740_993)),
+            (#"0"#, .integer(0)),
+            (#""\u00e9\n""#, .string("é\n")),
+            (#""""#, .string("")),
+        ] as [(String, RequestID)])
+    func exactIDs(source: String, expected: RequestID) throws {
+        let (id, result) = RequestDecoder.decode(Array(#"{"op":"ping","id":\#(source)}"#.utf8))
+        #expect(id == expected)
+        #expect(result == .success(.ping))
+        let reply = String(decoding: ServerMessages.ok(id: id), as: UTF8.self)
+        switch expected {
+        case .integer: #expect(reply == #"{"type":"reply","id":\#(source),"ok":true}"# + "\n")
+        case .string(let text): #expect(try JSONParser.parse(String(reply.dropLast()))["id"] == .string(text, line: 1))
+        }
+    }
+
+    @Test("subscription filters by kind, region (null regions on request) and device")
+    func filters() {
+        let all = Subscription()
+        #expect(all.admits(.touch, scope: .unassigned, device: "event3"))
+        let play = Subscription(kinds: [.touch, .gesture], regions: ["play"])
+        #expect(play.admits(.gesture, scope: .region("play")))
+        #expect(!play.admits(.gesture, scope: .region("other")))
+        #expect(!play.admits(.touch, scope: .unassigned))
+        #expect(!play.admits(.frame, device: "replay"))
+        #expect(Subscription(regions: ["play"], unassigned: true).admits(.touch, scope: .unassigned))
+        #expect(!Subscription(devices: ["event3"]).admits(.touch, scope: .region("a"), device: "event4"))
+        // Notices are not about a region: a regions filter lets them through.
+        #expect(Subscription(regions: ["play"]).admits(.scene))
+    }
+}
+
+@Suite("Scene encoding and editing")
+struct SceneEditingTests {
+    static let scene = try! SceneLoader.parse(
+        """
+        {"size": [800, 600], "regions": [
+          {"id": "panel", "frame": [0, 0, 400, 300], "shape": {"type": "rounded-rect", "radius": 8},
+           "touchable": {"outset": 4}, "z": 1, "intercept": {"slop": 12, "delayMs": 150},
+           "gestures": ["tap", {"type": "tap", "name": "double", "taps": 2}, {"type": "swipe", "directions": ["left"]}],
+           "children": [{"id": "knob", "frame": [10, 10, 20, 20], "shape": "circle", "draggable": true}]},
+          {"id": "poly", "frame": [500, 0, 100, 100], "alpha": 0.5, "hidden": true,
+           "shape": {"type": "polygon", "points": [[0, 0], [100, 0], [50, 100]]}}]}
+        """, file: "t.json")
+
+    @Test("a scene written and read back is the same scene")
+    func roundTrip() throws {
+        let bytes = SceneEncoder.encode(Self.scene)
+        #expect(try SceneLoader.parse(bytes, file: "again.json") == Self.scene)
+    }
+
+    @Test("update, add and remove regions; the result is validated whole")
+    func edits() throws {
+        let updated = try SceneEditor.updateRegion(
+            "knob", fields: try JSONParser.parse(#"{"frame": [50, 50, 20, 20], "hidden": true}"#), in: Self.scene)
+        #expect(updated.regions[0].children[0].frame == Rect(x: 50, y: 50, width: 20, height: 20))
+        #expect(updated.regions[0].children[0].hidden)
+        #expect(updated.regions[0].children[0].draggable)  // untouched fields stay
+
+        let added = try SceneEditor.addRegion(
+            try JSONParser.parse(#"{"id": "badge", "frame": [1, 1, 5, 5]}"#), parent: "panel", to: Self.scene)
+        #expect(added.regions[0].children.map(\.id) == ["knob", "badge"])
+
+        let removed = try SceneEditor.removeRegion("knob", from: Self.scene)
+        #expect(removed.regions[0].children.isEmpty)
+
+        #expect(throws: SceneEditor.EditError.notFound("ghost")) {
+            try SceneEditor.removeRegion("ghost", from: Self.scene)
+        }
+        #expect(throws: SceneEditor.EditError.self) {
+            try SceneEditor.addRegion(
+                try JSONParser.parse(#"{"id": "poly", "frame": [0, 0, 1, 1]}"#), parent: nil, to: Self.scene)
+        }
+        #expect(throws: SceneEditor.EditError.self) {
+            try SceneEditor.updateRegion(
+                "panel", fields: try JSONParser.parse(#"{"frame": [0, 0, -1, 1]}"#), in: Self.scene)
+        }
+    }
+}
