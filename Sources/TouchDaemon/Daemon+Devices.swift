@@ -1,11 +1,24 @@
 import FoundationEssentials
-import Glibc
 import TouchCore
 import TouchDevice
 import TouchEngine
 import TouchPosix
-import TouchScene
-import TouchWire
+
+/// What the daemon needs from a live device reader (TouchDevice's EvdevDevice), kept as a protocol so the
+/// daemon's wiring does not depend on libevdev's types.
+protocol EvdevReading: AnyObject {
+    var fd: Int32 { get }
+    /// Reads what is pending. `resync` is set when a SYN_DROPPED was resolved: the caller hands the snapshot to
+    /// the engine. `gone` means the device was removed (ENODEV) or failed.
+    func readEvents(into events: inout [InputEvent]) -> (resync: DeviceSnapshot?, gone: Bool)
+}
+
+/// An open device and its registration in the loop; its pipeline is the engine's.
+struct LiveDevice {
+    let reader: EvdevReading
+    let node: String
+    let token: UInt64
+}
 
 extension Daemon {
     func deviceChanged(_ change: DeviceManager.Change) {
@@ -13,63 +26,41 @@ extension Daemon {
         case .opened(let device, let settings, _):
             addDevice(device, settings: settings)
         case .removed(let node):
-            if let index = sources.first(where: { $0.value.node == node })?.key {
-                removeDevice(index, reason: "unplugged")
+            if let id = sources.first(where: { $0.value.node == node })?.key {
+                removeDevice(id, reason: "unplugged")
             }
         }
+        pump()
     }
 
     func addDevice(_ device: EvdevDevice, settings: CoordinateMapping.Settings) {
-        guard let index = deviceIndices.allocate(inUse: { sources[$0] != nil }) else {
-            logger.warning("\(device.node): 65,536 devices are open; not using another")
-            return
-        }
         let name = URL(fileURLWithPath: device.node).lastPathComponent
-        let source: InputSource
+        let spec = DeviceSpec(key: .named(name), node: device.node, description: device.description, mapping: settings)
+        guard let id = engine.addDevice(spec, at: now) else { return }
         do {
-            source = try InputSource(
-                tag: DeviceTag(index: index, name: name), node: device.node, description: device.description,
-                mappingSettings: settings, sceneSize: (scene.width, scene.height))
+            let token = try loop.register(device.fd, for: .readable) { [unowned self] _ in readDevice(id) }
+            sources[id] = LiveDevice(reader: device, node: device.node, token: token)
         } catch {
             logger.warning("\(device.node): \(error)")
-            return
+            engine.removeDevice(id, reason: "cannot be watched", at: now)
         }
-        source.evdev = device
-        do {
-            source.loopToken = try loop.register(device.fd, for: .readable) { [unowned self] readiness in
-                readDevice(index)
-            }
-        } catch {
-            logger.warning("\(device.node): \(error)")
-            return
-        }
-        sources[index] = source
-        reportStatus()
-        notify(ServerMessages.deviceAdded(source.summary), kind: .device)
     }
 
-    func readDevice(_ index: UInt16) {
-        guard let source = sources[index], let device = source.evdev else { return }
+    func readDevice(_ id: DeviceHandle) {
+        guard let source = sources[id] else { return }
         eventBuffer.removeAll(keepingCapacity: true)
-        let (snapshot, gone) = device.readEvents(into: &eventBuffer)
-        if !eventBuffer.isEmpty { process(eventBuffer, from: index) }
-        if let snapshot { resync(index, to: snapshot) }
-        if gone { removeDevice(index, reason: "read failed (removed)") }
-        flushClients()
-        rearmTimer()
+        let (snapshot, gone) = source.reader.readEvents(into: &eventBuffer)
+        if !eventBuffer.isEmpty { engine.process(eventBuffer, from: id) }
+        if let snapshot { engine.resync(id, to: snapshot, at: now) }
+        if gone { removeDevice(id, reason: "read failed (removed)") }
+        pump()
     }
 
-    /// Ends the device's live fingers with cancel and forgets it.
-    func removeDevice(_ index: UInt16, reason: String) {
-        guard let source = sources[index] else { return }
-        cancelTouches(of: index, at: EventTime(microseconds: MonotonicClock.nowMicroseconds()))
-        if let token = source.loopToken { loop.deregister(token) }
-        source.evdev = nil  // the device closes (and ungrabs) when released
-        sources[index] = nil
+    /// The engine ends the device's live fingers with cancel; the device closes (and ungrabs) when released.
+    func removeDevice(_ id: DeviceHandle, reason: String) {
+        guard let source = sources.removeValue(forKey: id) else { return }
+        engine.removeDevice(id, reason: reason, at: now)
+        loop.deregister(source.token)
         devices?.forget(source.node)
-        logger.notice("\(source.node): \(reason); its touches were cancelled")
-        reportStatus()
-        notify(ServerMessages.deviceRemoved(key: source.tag.name), kind: .device)
-        flushClients()
     }
 }

@@ -1,10 +1,11 @@
-/// Lines waiting for a slow client, bounded in bytes.
+/// Lines waiting for a slow client, bounded in bytes, held in one contiguous buffer so that whatever is queued
+/// leaves in one system call.
 ///
 /// Policy (docs/protocol.md, "Slow clients"): lines are queued while the socket does not take them. Past the
 /// limit the queue coalesces: of several queued `move` lines for one finger only the newest is kept, and
 /// likewise `changed` lines of one gesture; position is never lost, only intermediate steps. If the events queued
 /// are still over the limit, the client is disconnected with reason `overflow`. Replies do not count towards the
-/// limit: they answer the client's own requests, and the daemon stops reading requests while the queue is over
+/// limit: they answer the client's own requests, and the engine stops reading requests while the queue is over
 /// its high-water mark (`isOverHighWater`), so replies are bounded by backpressure instead. Other clients are never
 /// affected: nothing here blocks.
 public struct OutboundQueue {
@@ -28,32 +29,44 @@ public struct OutboundQueue {
         case overflow
     }
 
+    /// One line: its kind and where its bytes are in `buffer`.
     struct Entry {
         var kind: Kind
-        var bytes: [UInt8]
+        var offset: Int
+        var length: Int
+        var end: Int { offset + length }
     }
 
     public let limitBytes: Int
+    private var buffer: [UInt8] = []
+    /// The first byte not yet written.
+    private var written = 0
     private var entries: [Entry] = []
+    /// The first entry not wholly written.
     private var head = 0
-    /// Bytes of the first entry already written.
-    private var headOffset = 0
-    public private(set) var byteCount = 0
+    /// Part of the head entry is on the wire: coalescing must keep the rest of it.
+    private var headIsPartlyWritten = false
     /// Bytes of queued lines other than replies: what the limit bounds.
     public private(set) var eventByteCount = 0
     public private(set) var droppedByCoalescing = 0
 
     public init(limitBytes: Int) { self.limitBytes = limitBytes }
 
-    public var isEmpty: Bool { head == entries.count }
+    public var isEmpty: Bool { written == buffer.count }
+    public var byteCount: Int { buffer.count - written }
 
     /// Past half the limit the client's requests wait (backpressure) until the queue is down to a quarter.
     public var isOverHighWater: Bool { byteCount > limitBytes / 2 }
     public var isUnderLowWater: Bool { byteCount <= limitBytes / 4 }
 
     public mutating func enqueue(_ bytes: [UInt8], kind: Kind) -> Outcome {
-        entries.append(Entry(kind: kind, bytes: bytes))
-        byteCount += bytes.count
+        bytes.withUnsafeBytes { enqueue($0, kind: kind) }
+    }
+
+    /// Copies the line in: one event's bytes, encoded once, are copied into each subscriber's queue.
+    public mutating func enqueue(_ bytes: UnsafeRawBufferPointer, kind: Kind) -> Outcome {
+        entries.append(Entry(kind: kind, offset: buffer.count, length: bytes.count))
+        buffer.append(contentsOf: bytes)
         if kind != .reply { eventByteCount += bytes.count }
         guard eventByteCount > limitBytes else { return .queued }
         let dropped = coalesce()
@@ -61,21 +74,45 @@ public struct OutboundQueue {
         return eventByteCount > limitBytes ? .overflow : .coalesced(dropped: dropped)
     }
 
-    /// Hands the unwritten bytes to `write`, which returns how many it took; stops when it takes fewer.
+    /// Hands every unwritten byte to `write` at once; it returns how many it took.
     public mutating func flush(_ write: (UnsafeRawBufferPointer) -> Int) {
-        while head < entries.count {
-            let entry = entries[head]
-            let taken = entry.bytes.withUnsafeBytes { raw in
-                write(UnsafeRawBufferPointer(rebasing: raw[headOffset...]))
-            }
-            byteCount -= taken
-            if entry.kind != .reply { eventByteCount -= taken }
-            headOffset += taken
-            if headOffset < entry.bytes.count { return }
+        guard !isEmpty else { return }
+        let taken = buffer.withUnsafeBytes { raw in write(UnsafeRawBufferPointer(rebasing: raw[written...])) }
+        consume(max(0, min(taken, byteCount)))
+    }
+
+    private mutating func consume(_ count: Int) {
+        written += count
+        while head < entries.count && entries[head].end <= written {
+            if entries[head].kind != .reply { eventByteCount -= entries[head].length }
             head += 1
-            headOffset = 0
+            headIsPartlyWritten = false
         }
-        entries.removeAll(keepingCapacity: true)
+        if head < entries.count && written > entries[head].offset {
+            // A partly written line: what is written of it leaves the count now, and it can no longer be dropped.
+            let writtenPart = written - entries[head].offset
+            if entries[head].kind != .reply { eventByteCount -= writtenPart }
+            entries[head].offset = written
+            entries[head].length -= writtenPart
+            headIsPartlyWritten = true
+        }
+        if isEmpty {
+            buffer.removeAll(keepingCapacity: true)
+            entries.removeAll(keepingCapacity: true)
+            written = 0
+            head = 0
+            headIsPartlyWritten = false
+        } else if written >= 64 * 1024 && written * 2 >= buffer.count {
+            compact()
+        }
+    }
+
+    /// Moves the unwritten bytes to the front, so a client that is always a little behind does not grow the buffer.
+    private mutating func compact() {
+        buffer.removeSubrange(0..<written)
+        entries.removeSubrange(0..<head)
+        for index in entries.indices { entries[index].offset -= written }
+        written = 0
         head = 0
     }
 
@@ -83,7 +120,7 @@ public struct OutboundQueue {
     private mutating func coalesce() -> Int {
         var newestMove: [UInt64: Int] = [:]
         var newestChange: [String: Int] = [:]
-        let firstRemovable = headOffset > 0 ? head + 1 : head
+        let firstRemovable = headIsPartlyWritten ? head + 1 : head
         for index in firstRemovable..<entries.count {
             switch entries[index].kind {
             case .move(let finger): newestMove[finger] = index
@@ -91,25 +128,29 @@ public struct OutboundQueue {
             case .essential, .reply: break
             }
         }
-        var kept: [Entry] = Array(entries[head..<firstRemovable])
+        var keptBytes: [UInt8] = []
+        keptBytes.reserveCapacity(buffer.count - written)
+        var kept: [Entry] = []
         var dropped = 0
-        for index in firstRemovable..<entries.count {
+        for index in head..<entries.count {
             let entry = entries[index]
             let superseded: Bool
             switch entry.kind {
-            case .move(let finger): superseded = newestMove[finger] != index
-            case .gestureChange(let key): superseded = newestChange[key] != index
+            case .move(let finger): superseded = index >= firstRemovable && newestMove[finger] != index
+            case .gestureChange(let key): superseded = index >= firstRemovable && newestChange[key] != index
             case .essential, .reply: superseded = false
             }
             if superseded {
-                byteCount -= entry.bytes.count
-                eventByteCount -= entry.bytes.count
+                eventByteCount -= entry.length
                 dropped += 1
-            } else {
-                kept.append(entry)
+                continue
             }
+            kept.append(Entry(kind: entry.kind, offset: keptBytes.count, length: entry.length))
+            keptBytes.append(contentsOf: buffer[entry.offset..<entry.end])
         }
+        buffer = keptBytes
         entries = kept
+        written = 0
         head = 0
         return dropped
     }

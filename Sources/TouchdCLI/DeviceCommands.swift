@@ -206,7 +206,7 @@ public enum DescribeCommand {
             }
             let descPath = parsed["desc"]
             let recording = try RecordingLoader.load(path: file, descriptionPath: descPath)
-            let summary = try ReplayEngine(recording: recording, settings: ReplayEngine.Settings()).run { _ in }
+            let summary = try ReplayDriver(recording: recording, settings: ReplayDriver.Settings()).run { _ in }
             StandardStreams.write(
                 Array((summary.report(file: file, recording: recording).joined(separator: "\n") + "\n").utf8), to: 1)
             return 0

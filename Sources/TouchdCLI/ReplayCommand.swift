@@ -65,8 +65,8 @@ public enum ReplayCommand {
             }
             let realtime = try parsed.choice("speed", ["realtime", "max"], default: "max") == "realtime"
             var output = OutputBuffer()
-            let engine = ReplayEngine(recording: recording, settings: settings)
-            var pacer: ReplayEngine.Pacer?
+            let engine = ReplayDriver(recording: recording, settings: settings)
+            var pacer: ReplayDriver.Pacer?
             if realtime {
                 let realtimePacer = RealtimePacer()
                 pacer = { offset in realtimePacer.wait(offset) }
@@ -97,8 +97,8 @@ public enum ReplayCommand {
         }
     }
 
-    static func replaySettings(_ parsed: ParsedArguments) throws(ArgumentError) -> ReplayEngine.Settings {
-        var settings = ReplayEngine.Settings()
+    static func replaySettings(_ parsed: ParsedArguments) throws(ArgumentError) -> ReplayDriver.Settings {
+        var settings = ReplayDriver.Settings()
         settings.format =
             try parsed.choice("format", ["ndjson", "text"], default: "ndjson") == "text" ? .text : .ndjson
         settings.mapping.outputSize = try parsed.value("size", expected: "WIDTHxHEIGHT, e.g. 1920x1080", parseSize)

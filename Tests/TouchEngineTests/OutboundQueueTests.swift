@@ -51,34 +51,6 @@ struct OutboundQueueTests {
         #expect(String(decoding: written + rest, as: UTF8.self).contains("move-1-a\n"))
     }
 
-    @Test(
-        "bad requests get typed errors",
-        arguments: [
-            (#"{"op": "ping""#, RequestError.Code.badJSON),
-            (#"{"op": "dance"}"#, .unknownOp),
-            (#"{"op": "subscribe", "events": ["touch", "smell"]}"#, .badRequest),
-            (#"{"op": "set-scene", "scene": {"size": [0, 1]}}"#, .invalidScene),
-            (#"{"op": "remove-region"}"#, .badRequest),
-            (#"{"op": "ping", "extra": 1}"#, .badRequest),
-            // A stray `scene` key on a request that takes none is a bad request, not an invalid scene.
-            (#"{"op": "get-scene", "scene": 1}"#, .badRequest),
-            (#"{"op": "ping", "id": 1.5}"#, .badRequest),
-            (#"{"op": "ping", "id": 1e3}"#, .badRequest),
-            (#"{"op": "ping", "id": 9223372036854775808}"#, .badRequest),
-            (#"{"op": "ping", "id": {"a": 1}}"#, .badRequest),
-            (#"{"op": "ping", "id": [1]}"#, .badRequest),
-            (#"{"op": "ping", "id": null}"#, .badRequest),
-            (#"{"op": "ping", "id": true}"#, .badRequest),
-        ] as [(String, RequestError.Code)])
-    func badRequests(line: String, code: RequestError.Code) {
-        let (_, result) = RequestDecoder.decode(Array(line.utf8))
-        guard case .failure(let error) = result else {
-            Issue.record("accepted \(line)")
-            return
-        }
-        #expect(error.code == code)
-    }
-
     @Test("replies are never dropped and do not count towards the limit; backpressure marks are half and a quarter")
     func repliesAndWaterMarks() {
         var queue = OutboundQueue(limitBytes: 100)

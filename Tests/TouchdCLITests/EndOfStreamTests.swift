@@ -11,12 +11,12 @@ import TouchdCLI
 @Suite("End of stream")
 struct EndOfStreamTests {
     func replay(_ recording: Recording, scene: Scene? = nil) throws -> (String, ReplaySummary) {
-        var settings = ReplayEngine.Settings()
+        var settings = ReplayDriver.Settings()
         settings.scene = scene
         if scene != nil { settings.mapping.outputSize = (1280, 800) }
         settings.collectDispatched = true
         var bytes: [UInt8] = []
-        let summary = try ReplayEngine(recording: recording, settings: settings).run { bytes += $0 }
+        let summary = try ReplayDriver(recording: recording, settings: settings).run { bytes += $0 }
         return (String(decoding: bytes, as: UTF8.self), summary)
     }
 

@@ -83,7 +83,7 @@ struct ExtremeTimeReplayTests {
     static let demoScene = SharedRecordings.repositoryRoot + "/config/demo/scene.json"
 
     func replay(_ recording: Recording, scene: Bool = false) throws -> (String, ReplaySummary) {
-        var settings = ReplayEngine.Settings()
+        var settings = ReplayDriver.Settings()
         if scene {
             settings.scene = try SceneLoader.parse(
                 try String(contentsOfFile: Self.demoScene, encoding: .utf8), file: "scene.json")
@@ -91,7 +91,7 @@ struct ExtremeTimeReplayTests {
             settings.collectDispatched = true
         }
         var bytes: [UInt8] = []
-        let summary = try ReplayEngine(recording: recording, settings: settings).run { bytes += $0 }
+        let summary = try ReplayDriver(recording: recording, settings: settings).run { bytes += $0 }
         return (String(decoding: bytes, as: UTF8.self), summary)
     }
 

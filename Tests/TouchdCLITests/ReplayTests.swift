@@ -10,13 +10,13 @@ import TouchdCLI
 struct ReplayTests {
     static let demo = SharedRecordings.repositoryRoot + "/config/demo/panel.evemu"
 
-    func replay(_ recording: Recording, _ configure: (inout ReplayEngine.Settings) -> Void = { _ in }) throws -> (
+    func replay(_ recording: Recording, _ configure: (inout ReplayDriver.Settings) -> Void = { _ in }) throws -> (
         String, ReplaySummary
     ) {
-        var settings = ReplayEngine.Settings()
+        var settings = ReplayDriver.Settings()
         configure(&settings)
         var bytes: [UInt8] = []
-        let summary = try ReplayEngine(recording: recording, settings: settings).run { bytes += $0 }
+        let summary = try ReplayDriver(recording: recording, settings: settings).run { bytes += $0 }
         return (String(decoding: bytes, as: UTF8.self), summary)
     }
 
@@ -54,7 +54,7 @@ struct ReplayTests {
     @Test("replay is deterministic: the same file gives the same bytes, text and NDJSON")
     func deterministic() throws {
         let recording = try RecordingLoader.load(path: Self.demo)
-        for format in [ReplayEngine.OutputFormat.ndjson, .text] {
+        for format in [ReplayDriver.OutputFormat.ndjson, .text] {
             let first = try replay(recording) {
                 $0.format = format; $0.mapping.rotation = 90
             }.0

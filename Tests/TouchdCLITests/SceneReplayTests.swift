@@ -16,11 +16,11 @@ struct SceneReplayTests {
     static let root = SharedRecordings.repositoryRoot
 
     func replay(_ recording: Recording, scene: Scene, size: (Double, Double)?) throws -> ReplaySummary {
-        var settings = ReplayEngine.Settings()
+        var settings = ReplayDriver.Settings()
         settings.scene = scene
         settings.mapping.outputSize = size
         settings.collectDispatched = true
-        return try ReplayEngine(recording: recording, settings: settings).run { _ in }
+        return try ReplayDriver(recording: recording, settings: settings).run { _ in }
     }
 
     func gestures(_ summary: ReplaySummary) -> [GestureEvent] {

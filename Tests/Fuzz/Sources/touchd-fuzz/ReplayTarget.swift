@@ -38,12 +38,12 @@ enum ReplayTarget {
         if recording.descriptionSource == .inferred {
             recording.description = DescriptionInference.infer(from: recording.events, name: "fuzz")
         }
-        var settings = ReplayEngine.Settings()
+        var settings = ReplayDriver.Settings()
         settings.scene = scene
         settings.mapping.outputSize = (scene.width, scene.height)
         settings.collectDispatched = true
         settings.format = bytes.count & 1 == 1 ? .text : .ndjson  // the text table formats times too
-        guard let summary = try? ReplayEngine(recording: recording, settings: settings).run(write: { _ in }) else {
+        guard let summary = try? ReplayDriver(recording: recording, settings: settings).run(write: { _ in }) else {
             return
         }
         _ = summary.report(file: "fuzz", recording: recording)

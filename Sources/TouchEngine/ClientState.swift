@@ -1,0 +1,75 @@
+import TouchCore
+import TouchWire
+
+/// One connected client as the engine knows it: who it is, what it may do and subscribed to, its partial input
+/// line, the requests read but not yet answered, and its bounded output queue. No socket: the adapter has that.
+final class ClientState {
+    let id: ClientID
+    let credentials: PeerCredentials
+    let permissions: Permissions
+    var subscription: Subscription?
+    var framer: LineFramer
+    var queue: OutboundQueue
+    /// Requests read and not yet handled (they wait while the client does not read its replies).
+    private var pendingItems: [LineFramer.Item] = []
+    private var pendingHead = 0
+    /// The client sent end-of-file: handle what it sent, deliver the replies, then close.
+    var inputClosed = false
+    let connectedAt: EventTime
+    /// The last time the queue was seen draining.
+    var lastDrained: EventTime
+    /// Subscribed or sent a request: a connection that never does is closed as idle.
+    var hasBeenActive = false
+    /// What the adapter was last told to watch for.
+    var interest: Interest = .readable
+    /// A `.flush` effect is out and not yet answered.
+    var flushRequested = false
+
+    init(
+        id: ClientID, credentials: PeerCredentials, permissions: Permissions, maximumLineBytes: Int, queueBytes: Int,
+        at now: EventTime
+    ) {
+        self.id = id
+        self.credentials = credentials
+        self.permissions = permissions
+        framer = LineFramer(maximumLineLength: maximumLineBytes)
+        queue = OutboundQueue(limitBytes: queueBytes)
+        connectedAt = now
+        lastDrained = now
+    }
+
+    /// Whether requests wait: the replies queued are over the high-water mark.
+    var isBackpressured: Bool { queue.isOverHighWater }
+
+    var hasPendingItems: Bool { pendingHead < pendingItems.count }
+
+    /// Replies wait for the client to read them while its requests wait too: a client that stays so for the whole
+    /// idle timeout does not read, and is closed.
+    var isStalled: Bool { !queue.isEmpty && (isBackpressured || hasPendingItems) }
+
+    /// What the socket should be watched for now.
+    var wantedInterest: Interest {
+        var interest: Interest = []
+        if !inputClosed && !isBackpressured && !hasPendingItems { interest.insert(.readable) }
+        // Waiting requests are served when the socket can take their replies: with an empty queue that is at once,
+        // on the adapter's next turn.
+        if !queue.isEmpty || hasPendingItems { interest.insert(.writable) }
+        return interest
+    }
+
+    func frame(_ bytes: ArraySlice<UInt8>) {
+        framer.append(bytes, into: &pendingItems)
+    }
+
+    /// The next request to handle, nil when none waits.
+    func nextPendingItem() -> LineFramer.Item? {
+        guard pendingHead < pendingItems.count else { return nil }
+        let item = pendingItems[pendingHead]
+        pendingHead += 1
+        if pendingHead == pendingItems.count {
+            pendingItems.removeAll(keepingCapacity: true)
+            pendingHead = 0
+        }
+        return item
+    }
+}

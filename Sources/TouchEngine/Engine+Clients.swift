@@ -1,0 +1,142 @@
+import TouchCore
+import TouchWire
+
+extension Engine {
+    public enum Admission: Equatable, Sendable {
+        case admitted(ClientID)
+        /// Write this goodbye if the socket takes it, then close.
+        case refused(goodbye: [UInt8])
+    }
+
+    /// A peer connected: admitted (its hello is queued) or refused, by its kernel credentials alone.
+    public func connect(_ credentials: PeerCredentials, at time: EventTime) -> Admission {
+        now = max(now, time)
+        let permissions: Permissions
+        switch settings.access.admission(of: credentials, connected: clients.count) {
+        case .refuse(let code, let message):
+            let (shouldLog, heldBack) = refusalLog.admit(at: time.microseconds)
+            if shouldLog {
+                let more = heldBack > 0 ? " (and \(heldBack) more refused since the last such line)" : ""
+                log(.notice, "refused client pid \(credentials.pid) uid \(credentials.uid): \(message)\(more)")
+            }
+            return .refused(goodbye: ServerMessages.goodbye(code: code, message: message))
+        case .admit(let granted):
+            permissions = granted
+        }
+        let client = ClientState(
+            id: ClientID(nextClientID), credentials: credentials, permissions: permissions,
+            maximumLineBytes: settings.maximumLineBytes, queueBytes: settings.queueBytes, at: time)
+        nextClientID += 1
+        clients[client.id] = client
+        let mayChange = permissions.changeScene ? " (may change the scene)" : ""
+        log(.info, "client \(client.id) connected: pid \(credentials.pid) uid \(credentials.uid)\(mayChange)")
+        reply(
+            ServerMessages.hello(
+                server: settings.serverName + " " + settings.version, protocolVersion: ProtocolVersion.current,
+                devices: deviceSummaries, scene: scene, sceneVersion: sceneVersion, permissions: permissions),
+            to: client)
+        reportStatus()
+        scheduleHousekeeping(at: time + settings.idleTimeout)
+        return .admitted(client.id)
+    }
+
+    /// Whether the engine takes more of the client's bytes now (false while its requests wait for it to read).
+    public func wantsInput(from id: ClientID) -> Bool {
+        clients[id]?.wantedInterest.contains(.readable) ?? false
+    }
+
+    /// Bytes the client sent: framed into requests, which are answered in order unless its replies pile up.
+    public func receive(_ bytes: ArraySlice<UInt8>, from id: ClientID, at time: EventTime) {
+        guard let client = clients[id] else { return }
+        now = max(now, time)
+        client.frame(bytes)
+        handlePending(of: client)
+        requestFlush(client)
+    }
+
+    /// The client sent end-of-file: what it sent is still answered; the connection closes once that is delivered.
+    public func inputEnded(from id: ClientID, at time: EventTime) {
+        guard let client = clients[id] else { return }
+        now = max(now, time)
+        client.inputClosed = true
+        requestFlush(client)
+    }
+
+    /// The connection is gone (hung up while not being read, or a read failed).
+    public func connectionLost(_ id: ClientID, reason: String, at time: EventTime) {
+        guard let client = clients[id] else { return }
+        now = max(now, time)
+        disconnect(client, reason: reason)
+    }
+
+    /// Hands all of the client's queued bytes to `write` at once (one system call), then answers its waiting
+    /// requests while the queue stays drained, writing again as it goes, until none waits or the socket is full.
+    /// Requests are handled only here and in `receive`, never inside another client's flush: a request that
+    /// changes the scene queues lines for every client, and must not start the next request of the same client
+    /// inside its own handling (replies out of order, unbounded recursion).
+    public func flush(_ id: ClientID, at time: EventTime, write: (UnsafeRawBufferPointer) -> WriteResult) {
+        guard let client = clients[id] else { return }
+        now = max(now, time)
+        client.flushRequested = false
+        while true {
+            let queued = client.queue.byteCount
+            var failed = false
+            client.queue.flush { raw in
+                switch write(raw) {
+                case .wrote(let count): return count
+                case .failed:
+                    failed = true
+                    return 0
+                }
+            }
+            if failed {
+                disconnect(client, reason: "the connection failed")
+                return
+            }
+            if client.queue.byteCount < queued || client.queue.isEmpty { client.lastDrained = time }
+            if client.inputClosed && !client.hasPendingItems && client.queue.isEmpty {
+                disconnect(client, reason: "closed the connection")
+                return
+            }
+            guard client.queue.isEmpty, client.hasPendingItems else { break }
+            handlePending(of: client)
+            guard clients[id] != nil else { return }
+        }
+        let interest = client.wantedInterest
+        if interest != client.interest {
+            client.interest = interest
+            effects.append(.watch(id, interest))
+        }
+        if client.isStalled { scheduleHousekeeping(at: client.lastDrained + settings.idleTimeout) }
+    }
+
+    /// Asks the adapter (once per turn) to flush the client.
+    func requestFlush(_ client: ClientState) {
+        guard !client.flushRequested else { return }
+        client.flushRequested = true
+        effects.append(.flush(client.id))
+    }
+
+    /// Handles waiting requests until none is left or the client's replies pile up (backpressure: its requests
+    /// then wait, and the socket is not read, until it reads its replies).
+    func handlePending(of client: ClientState) {
+        while !client.isBackpressured, clients[client.id] != nil, let item = client.nextPendingItem() {
+            client.hasBeenActive = true
+            handle(item, from: client)
+        }
+    }
+
+    /// Queues the answer to a client's request: never dropped; bounded by backpressure, not by the queue limit.
+    func reply(_ bytes: [UInt8], to client: ClientState) {
+        _ = client.queue.enqueue(bytes, kind: .reply)
+        requestFlush(client)
+    }
+
+    func disconnect(_ client: ClientState, reason: String, finalBytes: [UInt8] = []) {
+        guard clients.removeValue(forKey: client.id) != nil else { return }
+        if client.subscription != nil { subscribers.removeAll { $0 === client } }
+        effects.append(.close(client.id, finalBytes: finalBytes))
+        reportStatus()
+        log(.info, "client \(client.id) disconnected: \(reason)")
+    }
+}

@@ -1,0 +1,147 @@
+import TouchCore
+import TouchScene
+import TouchWire
+
+/// One device feeding the dispatcher: its own decoder and mapping (the pipeline), and a tag that names it in every
+/// event. A class, so the per-event path mutates the pipeline in place.
+final class DeviceState {
+    let tag: DeviceTag
+    let node: String
+    let description: DeviceDescription
+    let mappingSettings: CoordinateMapping.Settings
+    /// Maps to the scene's size, and follows it when the scene changes.
+    let followsScene: Bool
+    var pipeline: TouchPipeline
+
+    init(tag: DeviceTag, spec: DeviceSpec, sceneSize: (Double, Double)) throws(CoordinateMapping.Error) {
+        self.tag = tag
+        node = spec.node
+        description = spec.description
+        mappingSettings = spec.mapping
+        followsScene = spec.mapsToScene
+        var settings = spec.mapping
+        if followsScene { settings.outputSize = sceneSize }
+        // Finger ids unique across devices: each device counts in its own range (2^24 touches each).
+        var decoderOptions = TouchDecoder.Options()
+        decoderOptions.firstFingerID = UInt32(tag.index) << 24 + 1
+        pipeline = TouchPipeline(
+            decoder: TouchDecoder(description: spec.description, options: decoderOptions),
+            mapping: try CoordinateMapping(device: spec.description, settings: settings))
+    }
+
+    /// Follows a new scene size; the decoder and its live fingers stay.
+    func resize(to sceneSize: (Double, Double)) {
+        guard followsScene else { return }
+        var settings = mappingSettings
+        settings.outputSize = sceneSize
+        if let mapping = try? CoordinateMapping(device: description, settings: settings) { pipeline.mapping = mapping }
+    }
+
+    var summary: ServerMessages.DeviceSummary {
+        ServerMessages.DeviceSummary(
+            key: tag.name, name: description.name, node: node,
+            slots: description.touchProtocol == .slotted ? description.slotCount : 1,
+            touchProtocol: description.touchProtocol.rawValue)
+    }
+}
+
+extension Engine {
+    /// Adds a device; nil (and a warning) when its axes cannot be mapped or 65,536 devices are open.
+    public func addDevice(_ spec: DeviceSpec, at time: EventTime) -> DeviceHandle? {
+        now = max(now, time)
+        guard let index = deviceIndices.allocate(inUse: { devices[$0] != nil }) else {
+            log(.warning, "\(spec.node): 65,536 devices are open; not using another")
+            return nil
+        }
+        let name: String
+        switch spec.key {
+        case .named(let key): name = key
+        case .numbered(let prefix): name = prefix + String(index)
+        }
+        let device: DeviceState
+        do {
+            device = try DeviceState(
+                tag: DeviceTag(index: index, name: name), spec: spec, sceneSize: (scene.width, scene.height))
+        } catch {
+            log(.warning, "\(spec.node): \(error)")
+            return nil
+        }
+        devices[index] = device
+        reportStatus()
+        notify(ServerMessages.deviceAdded(device.summary), kind: .device)
+        return DeviceHandle(index)
+    }
+
+    /// The device's key in events ("event3", "replay0").
+    public func key(of device: DeviceHandle) -> String? { devices[device.index]?.tag.name }
+
+    /// The decoder of a device, for its diagnostics and live fingers.
+    public func decoder(of device: DeviceHandle) -> TouchDecoder? { devices[device.index]?.pipeline.decoder }
+
+    /// Runs a batch of the device's events through its pipeline and the dispatcher and queues the results for
+    /// clients. A gesture timer due by an event's time fires before that event, so the order of the output
+    /// depends on the events' times alone, never on when the batch arrived.
+    public func process<Events: BidirectionalCollection<InputEvent>>(_ events: Events, from id: DeviceHandle) {
+        guard let device = devices[id.index] else { return }
+        for event in events {
+            if settings.dispatches, let deadline = dispatcher.nextDeadline, deadline <= event.time {
+                dispatcher.advance(to: event.time, into: &dispatchBuffer)
+            }
+            device.pipeline.process(event, into: &pipelineBuffer)
+            if !pipelineBuffer.isEmpty { forward(from: device) }
+        }
+        if let last = events.last { now = max(now, last.time) }
+        broadcastDispatched()
+    }
+
+    /// The kernel dropped events (SYN_DROPPED): the device's state as read afterwards replaces what was lost.
+    public func resync(_ id: DeviceHandle, to snapshot: DeviceSnapshot, at time: EventTime) {
+        guard let device = devices[id.index] else { return }
+        now = max(now, time)
+        device.pipeline.resync(to: snapshot, at: time, into: &pipelineBuffer)
+        forward(from: device)
+        broadcastDispatched()
+        log(
+            .warning,
+            "\(device.tag.name): events dropped by the kernel (SYN_DROPPED); resynchronised from the device state")
+    }
+
+    /// The device's stream ended (a recording's last event, a pass of a loop): fingers still down never lifted,
+    /// so they end with cancel (docs/protocol.md, "End of stream"). The device stays.
+    public func endOfStream(_ id: DeviceHandle, at time: EventTime) {
+        cancelTouches(of: id, at: time)
+    }
+
+    /// Ends the device's live fingers with cancel and forgets it.
+    public func removeDevice(_ id: DeviceHandle, reason: String, at time: EventTime) {
+        guard let device = devices[id.index] else { return }
+        now = max(now, time)
+        cancelTouches(of: id, at: time)
+        devices[id.index] = nil
+        log(.notice, "\(device.node): \(reason); its touches were cancelled")
+        reportStatus()
+        notify(ServerMessages.deviceRemoved(key: device.tag.name), kind: .device)
+    }
+
+    func cancelTouches(of id: DeviceHandle, at time: EventTime) {
+        guard let device = devices[id.index] else { return }
+        device.pipeline.cancelAll(at: time, into: &pipelineBuffer)
+        forward(from: device)
+        broadcastDispatched()
+    }
+
+    /// Hands what the pipeline produced to the observer and the dispatcher (`broadcastDispatched` sends it out).
+    private func forward(from device: DeviceState) {
+        for output in pipelineBuffer {
+            if let observer {
+                observer(.decoded(output, device: device.tag, liveFingers: device.pipeline.decoder.liveFingerCount))
+            }
+            if settings.dispatches { dispatcher.handle(output, device: device.tag, into: &dispatchBuffer) }
+        }
+        pipelineBuffer.removeAll(keepingCapacity: true)
+    }
+
+    var deviceSummaries: [ServerMessages.DeviceSummary] {
+        devices.keys.sorted().compactMap { devices[$0]?.summary }
+    }
+}

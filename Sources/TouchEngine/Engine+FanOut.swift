@@ -1,0 +1,57 @@
+import TouchCore
+import TouchJSON
+import TouchScene
+import TouchWire
+
+extension Engine {
+    /// Shows the dispatched events to the observer, then queues them for clients.
+    func broadcastDispatched() {
+        guard !dispatchBuffer.isEmpty else { return }
+        if let observer { for event in dispatchBuffer { observer(.dispatched(event)) } }
+        broadcast(dispatchBuffer)
+        dispatchBuffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Encodes each event once and copies its bytes into the queue of every subscriber whose filter admits it.
+    func broadcast(_ events: [DispatchEvent]) {
+        // Nothing to encode when nobody listens (clients that only made requests get no events).
+        guard !events.isEmpty, !subscribers.isEmpty else { return }
+        for event in events {
+            writer.reset()
+            DispatchEventEncoder.encode(event, into: &writer)
+            let route = EventRoute(event)
+            var index = 0
+            // A subscriber may be disconnected (overflow) inside the loop, which shortens `subscribers`.
+            while index < subscribers.count {
+                let client = subscribers[index]
+                index += 1
+                guard let subscription = client.subscription, subscription.admits(route) else { continue }
+                let outcome = writer.withUnsafeBytes { client.queue.enqueue($0, kind: route.queueKind) }
+                settle(outcome, for: client)
+                if clients[client.id] == nil { index -= 1 }
+            }
+        }
+    }
+
+    /// Sends a notice (device, scene) to subscribers of that kind.
+    func notify(_ bytes: [UInt8], kind: EventKind) {
+        for client in subscribers {
+            guard let subscription = client.subscription, subscription.admits(kind) else { continue }
+            settle(client.queue.enqueue(bytes, kind: .essential), for: client)
+        }
+    }
+
+    /// What a queued event means for its client: flush it, note that it is slow, or let it go.
+    private func settle(_ outcome: OutboundQueue.Outcome, for client: ClientState) {
+        switch outcome {
+        case .queued:
+            requestFlush(client)
+        case .coalesced(let dropped):
+            log(.debug, "client \(client.id) is slow: \(dropped) superseded lines dropped")
+            requestFlush(client)
+        case .overflow:
+            disconnect(
+                client, reason: "did not read: its queue of \(settings.queueBytes) bytes overflowed")
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import TouchCore
+import TouchJSON
+import TouchScene
+import TouchWire
+
+extension Engine {
+    func handle(_ item: LineFramer.Item, from client: ClientState) {
+        switch item {
+        case .oversized(let length):
+            let limit = settings.maximumLineBytes
+            reply(
+                ServerMessages.error(
+                    id: nil, RequestError(.lineTooLong, "a line of \(length) bytes exceeds the limit of \(limit)")),
+                to: client)
+        case .line(let bytes):
+            let (id, result) = RequestDecoder.decode(bytes)
+            switch result {
+            case .failure(let error):
+                reply(ServerMessages.error(id: id, error), to: client)
+            case .success(let request):
+                handle(request, id: id, from: client)
+            }
+        }
+    }
+
+    func handle(_ request: Request, id: RequestID?, from client: ClientState) {
+        if request.changesScene && !client.permissions.changeScene {
+            let message = "uid \(client.credentials.uid) may not change the scene"
+            reply(ServerMessages.error(id: id, RequestError(.permissionDenied, message)), to: client)
+            return
+        }
+        switch request {
+        case .ping:
+            reply(ServerMessages.ok(id: id) { $0.field("pong", true) }, to: client)
+        case .subscribe(let subscription):
+            if client.subscription == nil { subscribers.append(client) }
+            client.subscription = subscription
+            reply(ServerMessages.ok(id: id), to: client)
+        case .unsubscribe:
+            if client.subscription != nil { subscribers.removeAll { $0 === client } }
+            client.subscription = nil
+            reply(ServerMessages.ok(id: id), to: client)
+        case .devices:
+            let summaries = deviceSummaries
+            reply(
+                ServerMessages.ok(id: id) { writer in
+                    writer.beginArray("devices")
+                    for device in summaries { ServerMessages.writeDevice(device, into: &writer) }
+                    writer.endArray()
+                }, to: client)
+        case .getScene:
+            let json = SceneEncoder.encode(dispatcher.index.scene)
+            reply(ServerMessages.ok(id: id) { $0.rawField("scene", json) }, to: client)
+        case .setScene(let newScene):
+            install(newScene, source: "client \(client.id)")
+            reply(ServerMessages.ok(id: id) { $0.field("version", self.sceneVersion) }, to: client)
+        case .addRegion(let parent, let region):
+            edit(id: id, client: client) { scene throws(SceneEditor.EditError) in
+                try SceneEditor.addRegion(region, parent: parent, to: scene)
+            }
+        case .updateRegion(let regionID, let fields):
+            edit(id: id, client: client) { scene throws(SceneEditor.EditError) in
+                try SceneEditor.updateRegion(regionID, fields: fields, in: scene)
+            }
+        case .removeRegion(let regionID):
+            edit(id: id, client: client) { scene throws(SceneEditor.EditError) in
+                try SceneEditor.removeRegion(regionID, from: scene)
+            }
+        }
+    }
+
+    private func edit(
+        id: RequestID?, client: ClientState, _ change: (Scene) throws(SceneEditor.EditError) -> Scene
+    ) {
+        do throws(SceneEditor.EditError) {
+            install(try change(dispatcher.index.scene), source: "client \(client.id)")
+            reply(ServerMessages.ok(id: id) { $0.field("version", self.sceneVersion) }, to: client)
+        } catch {
+            let code: RequestError.Code
+            switch error {
+            case .notFound: code = .notFound
+            case .invalid, .forbidden: code = .invalidScene
+            }
+            reply(ServerMessages.error(id: id, RequestError(code, error.description)), to: client)
+        }
+    }
+}

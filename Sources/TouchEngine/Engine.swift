@@ -1,0 +1,131 @@
+import TouchCore
+import TouchJSON
+import TouchScene
+import TouchWire
+
+/// Everything between bytes in and bytes out, with no clock and no system call (sans-I/O, as swift-nio's
+/// EmbeddedChannel and h11 do it): the devices' pipelines (decoder and mapping), the scene with its dispatcher and
+/// gesture recognizers, and the clients with their subscriptions, permissions and bounded queues.
+///
+/// The adapter hands it inputs, each with the time it happened (`addDevice`, `process`, `connect`, `receive`,
+/// `advance`, …), then takes the effects (`takeEffects()`: logs, status, what to watch, whom to flush, whom to
+/// close) and sleeps until `nextDeadline`. Bytes leave through `flush(_:at:write:)`, which hands all of a client's
+/// queued bytes to the adapter's writer at once: one system call per client per turn. `touchd run` (TouchDaemon)
+/// and `touchd replay` (TouchdCLI's ReplayDriver) both drive this one engine; tests drive it with virtual time.
+public final class Engine {
+    public struct Settings: Sendable {
+        /// The `server` of the hello, with the version after it.
+        public var serverName = "touchd"
+        public var version = "0.1.0"
+        public var dispatcher = Dispatcher.Options()
+        /// Off: decoded fingers go to the observer only, with no dispatcher and nothing for clients (`touchd replay`
+        /// without a scene, whose output is the decoder's alone).
+        public var dispatches = true
+        public var maximumLineBytes = 1 << 20
+        public var queueBytes = 1 << 20
+        /// A client that neither subscribes nor asks anything this long after connecting, or does not read its
+        /// replies this long, is closed.
+        public var idleTimeout = EventTime.Duration(microseconds: 30_000_000)
+        public var access = ClientAccess(
+            subscribeGroups: [], restrictsSubscribers: false, sceneGroups: [], maximum: 32, reserved: 4)
+
+        public init() {}
+    }
+
+    public let settings: Settings
+    public internal(set) var scene: Scene
+    public internal(set) var sceneVersion = 1
+    let dispatcher: Dispatcher
+    var devices: [UInt16: DeviceState] = [:]
+    var deviceIndices = DeviceIndices()
+    var clients: [ClientID: ClientState] = [:]
+    /// Subscribed clients in order of connection: the fan-out's list, kept so no event filters the dictionary.
+    var subscribers: [ClientState] = []
+    var nextClientID = 1
+    var effects: [EngineEffect] = []
+    /// Refusals are logged at most once a second (a peer can cause them at will).
+    var refusalLog = LogThrottle()
+    var housekeepingDeadline: EventTime?
+    /// The latest time an input carried: what a scene change or a cancel without its own time is stamped with.
+    var now = EventTime.zero
+    /// Sees every decoded finger and dispatched event (`EngineEvent`).
+    public var observer: ((EngineEvent) -> Void)?
+
+    // Scratch buffers, reused so the per-event path does not allocate.
+    var pipelineBuffer: [PipelineOutput] = []
+    var dispatchBuffer: [DispatchEvent] = []
+    var writer = JSONWriter(capacity: 4096)
+
+    public init(scene: Scene, settings: Settings = Settings()) {
+        self.settings = settings
+        self.scene = scene
+        dispatcher = Dispatcher(scene: scene, options: settings.dispatcher)
+        pipelineBuffer.reserveCapacity(64)
+        dispatchBuffer.reserveCapacity(64)
+    }
+
+    /// The effects since the last call, in the order they arose.
+    public func takeEffects() -> [EngineEffect] {
+        defer { effects.removeAll(keepingCapacity: true) }
+        return effects
+    }
+
+    /// Whether effects wait (the adapter loops until none do: flushing a client can serve its waiting requests).
+    public var hasEffects: Bool { !effects.isEmpty }
+
+    /// The earliest time at which `advance(to:)` has work: a gesture timer, a withheld touch, an idle client.
+    public var nextDeadline: EventTime? {
+        let gestures = settings.dispatches ? dispatcher.nextDeadline : nil
+        switch (gestures, housekeepingDeadline) {
+        case (let a?, let b?): return min(a, b)
+        case (let a?, nil): return a
+        case (nil, let b?): return b
+        case (nil, nil): return nil
+        }
+    }
+
+    /// Time has come to `time`: gesture timers that are due fire, and idle or stalled clients are closed.
+    public func advance(to time: EventTime) {
+        now = max(now, time)
+        if settings.dispatches {
+            dispatcher.advance(to: time, into: &dispatchBuffer)
+            broadcastDispatched()
+        }
+        if let deadline = housekeepingDeadline, deadline <= time { housekeep() }
+    }
+
+    /// systemd's STATUS= line: what `systemctl status touchd` shows.
+    public var statusLine: String {
+        "\(devices.count) device(s), \(clients.count) client(s), scene version \(sceneVersion)"
+    }
+
+    func reportStatus() { effects.append(.status(statusLine)) }
+
+    func log(_ severity: Severity, _ message: String) { effects.append(.log(severity, message)) }
+
+    /// Subscribed clients (a replay played with `--wait-for` starts when enough have subscribed).
+    public var subscriberCount: Int { subscribers.count }
+
+    public var clientCount: Int { clients.count }
+
+    public var deviceCount: Int { devices.count }
+
+    /// The engine is stopping: every live finger ends with cancel, then every client gets what is queued for it
+    /// and a goodbye, and is closed.
+    public func shutdown(at time: EventTime) {
+        now = max(now, time)
+        for index in devices.keys.sorted() { cancelTouches(of: DeviceHandle(index), at: time) }
+        let goodbye = ServerMessages.goodbye(code: "shutdown", message: "touchd is stopping")
+        for client in clients.values.sorted(by: { $0.id < $1.id }) {
+            _ = client.queue.enqueue(goodbye, kind: .reply)
+            var remaining: [UInt8] = []
+            client.queue.flush { raw in
+                remaining = Array(raw)
+                return raw.count
+            }
+            effects.append(.close(client.id, finalBytes: remaining))
+        }
+        clients.removeAll()
+        subscribers.removeAll()
+    }
+}

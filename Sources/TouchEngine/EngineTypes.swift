@@ -1,0 +1,90 @@
+import TouchCore
+import TouchScene
+
+/// A connected client, as the engine numbers them (from 1, in order of connection; never reused).
+public struct ClientID: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public let rawValue: Int
+    public init(_ rawValue: Int) { self.rawValue = rawValue }
+    public static func < (a: ClientID, b: ClientID) -> Bool { a.rawValue < b.rawValue }
+    public var description: String { String(rawValue) }
+}
+
+/// A device the engine holds, by the index that also numbers its fingers (`DeviceTag.index`). Not TouchCore's
+/// `DeviceID`, which is the kernel's bus, vendor and product.
+public struct DeviceHandle: Hashable, Comparable, Sendable {
+    public let index: UInt16
+    public init(_ index: UInt16) { self.index = index }
+    public static func < (a: DeviceHandle, b: DeviceHandle) -> Bool { a.index < b.index }
+}
+
+/// How urgent a log record is; the adapter maps it to the journal's priorities.
+public enum Severity: Int, Comparable, Sendable {
+    case error = 3, warning, notice, info, debug
+    public static func < (a: Severity, b: Severity) -> Bool { a.rawValue < b.rawValue }
+}
+
+/// What a client's socket should be watched for.
+public struct Interest: OptionSet, Hashable, Sendable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    public static let readable = Interest(rawValue: 1)
+    public static let writable = Interest(rawValue: 2)
+}
+
+/// What the engine asks of its adapter. Taken with `Engine.takeEffects()` after every input, in order.
+public enum EngineEffect: Equatable, Sendable {
+    case log(Severity, String)
+    /// The one-line status (systemd's STATUS=) changed.
+    case status(String)
+    /// Watch the client's socket for this (readable: the engine takes its requests; writable: bytes wait).
+    case watch(ClientID, Interest)
+    /// The client has bytes to send: call `Engine.flush(_:at:write:)` when its socket can take them.
+    case flush(ClientID)
+    /// The engine has forgotten the client: write `finalBytes` if the socket takes them (a goodbye), then close it.
+    case close(ClientID, finalBytes: [UInt8])
+}
+
+/// What happened to the socket when the adapter wrote what `flush` handed it.
+public enum WriteResult: Equatable, Sendable {
+    /// This many bytes were taken (0: the socket is full).
+    case wrote(Int)
+    /// The connection failed (EPIPE, ECONNRESET, …).
+    case failed
+}
+
+/// What an in-process observer sees, in order: each device's decoded fingers as the decoder hands them on, and
+/// each dispatched event before it is encoded for clients. `touchd replay` renders its output from these.
+public enum EngineEvent {
+    case decoded(PipelineOutput, device: DeviceTag, liveFingers: Int)
+    case dispatched(DispatchEvent)
+}
+
+/// A device to add: a live evdev device or a recording played as one.
+public struct DeviceSpec: Sendable {
+    public enum Key: Sendable {
+        /// The key clients see in `device` fields, e.g. "event3".
+        case named(String)
+        /// The prefix and the device's index, e.g. "replay0".
+        case numbered(prefix: String)
+    }
+
+    public var key: Key
+    public var node: String
+    public var description: DeviceDescription
+    /// The device's own settings (rotation, calibration, …).
+    public var mapping: CoordinateMapping.Settings
+    /// The output size is the scene's, and follows it when the scene changes (a live device: the scene is the
+    /// screen). Off: `mapping` is used as it is (`touchd replay`, whose --size may differ from the scene's).
+    public var mapsToScene: Bool
+
+    public init(
+        key: Key, node: String, description: DeviceDescription,
+        mapping: CoordinateMapping.Settings = CoordinateMapping.Settings(), mapsToScene: Bool = true
+    ) {
+        self.key = key
+        self.node = node
+        self.description = description
+        self.mapping = mapping
+        self.mapsToScene = mapsToScene
+    }
+}

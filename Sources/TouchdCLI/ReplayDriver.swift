@@ -1,0 +1,147 @@
+import TouchCore
+import TouchEngine
+import TouchFormats
+import TouchJSON
+import TouchPosix
+import TouchScene
+import TouchWire
+
+/// Plays a recording through the engine the daemon runs (TouchEngine), as one device, and renders what it sees;
+/// shared by `touchd replay` and the tests. Output is a pure function of the recording and the settings: the
+/// engine's time is the recording's, so a file always replays to the same bytes.
+public struct ReplayDriver {
+    public enum OutputFormat: String, Sendable { case ndjson, text }
+
+    public struct Settings: Sendable {
+        public var mapping = CoordinateMapping.Settings()
+        public var format: OutputFormat = .ndjson
+        /// The `device` field of every line.
+        public var deviceName = "replay"
+        /// With a scene, events are dispatched to regions and gestures are recognized.
+        public var scene: Scene?
+        public var dispatch = Dispatcher.Options()
+        /// Keep the dispatched events (for the SVG picture).
+        public var collectDispatched = false
+
+        public init() {}
+    }
+
+    /// Waits until a frame's time comes, for realtime replay; nil replays as fast as possible.
+    public typealias Pacer = (_ offsetFromStart: EventTime.Duration) -> Void
+
+    public let recording: Recording
+    public let settings: Settings
+
+    public init(recording: Recording, settings: Settings) {
+        self.recording = recording
+        self.settings = settings
+    }
+
+    /// Replays everything; `write` receives output in chunks.
+    public func run(pacer: Pacer? = nil, write: (_ bytes: [UInt8]) -> Void) throws(CoordinateMapping.Error)
+        -> ReplaySummary
+    {
+        // The engine would only log a mapping that cannot be made; replay stops with it.
+        _ = try CoordinateMapping(device: recording.description, settings: settings.mapping)
+        var engineSettings = Engine.Settings()
+        engineSettings.dispatcher = settings.dispatch
+        engineSettings.dispatches = settings.scene != nil
+        let engine = Engine(scene: settings.scene ?? Scene(width: 1, height: 1, regions: []), settings: engineSettings)
+        var summary = ReplaySummary()
+        var sink = OutputSink(format: settings.format, start: recording.events.first?.time ?? .zero)
+        let rendersDispatched = settings.scene != nil
+        let collect = settings.collectDispatched
+        let deviceName = settings.deviceName
+        // The observer sees what the engine hands on, in order: decoded fingers without a scene, dispatched events
+        // with one. Both feed the summary.
+        engine.observer = { event in
+            switch event {
+            case .decoded(let output, _, let live):
+                summary.note(output, live: live)
+                if !rendersDispatched { sink.add(output, device: deviceName) }
+            case .dispatched(let dispatched):
+                sink.add(dispatched, summary: &summary, collect: collect)
+            }
+        }
+        defer { engine.observer = nil }
+        let spec = DeviceSpec(
+            key: .named(settings.deviceName), node: settings.deviceName, description: recording.description,
+            mapping: settings.mapping, mapsToScene: false)
+        guard let device = engine.addDevice(spec, at: recording.events.first?.time ?? .zero) else {
+            return summary
+        }
+        // Fed a frame at a time (up to its SYN_REPORT): the engine's batches, and the points where a realtime
+        // replay waits.
+        let events = recording.events
+        var start = events.startIndex
+        while start < events.endIndex {
+            var end = start
+            while end < events.endIndex && !events[end].isSynReport { end += 1 }
+            if end < events.endIndex {
+                if let pacer { pacer(events[end].time - sink.start) }
+                end += 1
+            }
+            for event in events[start..<end] { summary.note(event) }
+            engine.process(events[start..<end], from: device)
+            if sink.pending > 60 * 1024 || (pacer != nil && sink.pending > 0) { write(sink.take()) }
+            start = end
+        }
+        // End of stream: a finger still down never lifted in the recording. Its real end was not seen, so it
+        // ends with cancel, never up (docs/protocol.md), at the latest time the stream reached.
+        let decoder = engine.decoder(of: device)
+        summary.endedAtEndOfStream = decoder?.liveFingerCount ?? 0
+        engine.endOfStream(device, at: decoder?.latestTime ?? .zero)
+        // Timers still running when the recording ends (a tap waiting for a double tap) fire at their times;
+        // up to the end of time, so a deadline that saturated there fires too.
+        engine.advance(to: .max)
+        write(sink.take())
+        summary.diagnostics = engine.decoder(of: device)?.diagnostics ?? DecoderDiagnostics()
+        summary.dispatched = sink.collected
+        return summary
+    }
+
+    /// Encodes into one buffer, in either format.
+    struct OutputSink {
+        let format: OutputFormat
+        let start: EventTime
+        var writer = JSONWriter(capacity: 64 * 1024)
+        var text = ""
+        var collected: [DispatchEvent] = []
+
+        init(format: OutputFormat, start: EventTime) {
+            self.format = format
+            self.start = start
+        }
+
+        var pending: Int { format == .ndjson ? writer.count : text.utf8.count }
+
+        mutating func take() -> [UInt8] {
+            defer {
+                writer.reset()
+                text = ""
+            }
+            return format == .ndjson ? writer.bytes : Array(text.utf8)
+        }
+
+        mutating func add(_ output: PipelineOutput, device: String) {
+            switch (output, format) {
+            case (.finger(let mapped), .ndjson): FingerEventEncoder.encode(mapped, device: device, into: &writer)
+            case (.frameEnd(let time), .ndjson):
+                FingerEventEncoder.encodeFrame(time: time, device: device, into: &writer)
+            case (.finger(let mapped), .text):
+                text += TextFormatter.line(for: mapped, device: device, start: start) + "\n"
+            case (.frameEnd(let time), .text):
+                text += TextFormatter.frameLine(time: time, device: device, start: start) + "\n"
+            }
+        }
+
+        mutating func add(_ event: DispatchEvent, summary: inout ReplaySummary, collect: Bool) {
+            summary.note(event)
+            if collect { collected.append(event) }
+            switch format {
+            case .ndjson: DispatchEventEncoder.encode(event, into: &writer)
+            case .text: if let line = TextFormatter.line(for: event, start: start) { text += line + "\n" }
+            }
+        }
+    }
+}
