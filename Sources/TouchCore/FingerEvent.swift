@@ -7,6 +7,22 @@ public struct FingerID: Hashable, Comparable, Sendable, CustomStringConvertible 
     public var description: String { String(rawValue) }
 }
 
+/// One finger anywhere in touchd: the index of its device and its id from that device's decoder. The dispatcher,
+/// the gesture recognizers and the fan-out's coalescing all know a finger by this one key.
+public struct FingerKey: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// The device index in the high 32 bits, the finger id in the low: one integer to hash and to order by.
+    public let rawValue: UInt64
+
+    public init(device: UInt16, finger: FingerID) { rawValue = UInt64(device) << 32 | UInt64(finger.rawValue) }
+    public init(rawValue: UInt64) { self.rawValue = rawValue }
+
+    public var device: UInt16 { UInt16(truncatingIfNeeded: rawValue >> 32) }
+    public var finger: FingerID { FingerID(UInt32(truncatingIfNeeded: rawValue)) }
+
+    public static func < (lhs: FingerKey, rhs: FingerKey) -> Bool { lhs.rawValue < rhs.rawValue }
+    public var description: String { "\(device)/\(finger)" }
+}
+
 /// What happened to a finger in a frame.
 public enum TouchPhase: String, Sendable, CaseIterable {
     case down, move, up

@@ -23,7 +23,7 @@ public struct EventRoute: Equatable, Sendable {
             scope = touch.region.map(RegionScope.region) ?? .unassigned
             device = touch.device
             queueKind =
-                touch.phase == .move ? .move(finger: Self.fingerKey(device: touch.device, touch.finger)) : .essential
+                touch.phase == .move ? .move(finger: touch.key) : .essential
         case .gesture(let id, let gesture):
             kind = .gesture
             scope = .region(id)
@@ -40,13 +40,6 @@ public struct EventRoute: Equatable, Sendable {
             device = name
             queueKind = .essential
         }
-    }
-
-    /// A finger's moves coalesce per device and finger.
-    static func fingerKey(device: String, _ finger: FingerID) -> UInt64 {
-        var hash: UInt64 = 1_469_598_103_934_665_603
-        for byte in device.utf8 { hash = (hash ^ UInt64(byte)) &* 1_099_511_628_211 }
-        return hash << 32 ^ UInt64(finger.rawValue)
     }
 }
 

@@ -1,3 +1,5 @@
+import TouchCore
+
 /// Lines waiting for a slow client, bounded in bytes, held in one contiguous buffer so that whatever is queued
 /// leaves in one system call.
 ///
@@ -16,7 +18,7 @@ public struct OutboundQueue {
         /// The answer to one of the client's requests: never dropped, and not counted towards the limit.
         case reply
         /// A move of one finger: only the newest matters.
-        case move(finger: UInt64)
+        case move(finger: FingerKey)
         /// A `changed` report of one gesture in one region.
         case gestureChange(key: String)
     }
@@ -118,7 +120,7 @@ public struct OutboundQueue {
 
     /// Removes superseded moves and gesture changes (never the line being written).
     private mutating func coalesce() -> Int {
-        var newestMove: [UInt64: Int] = [:]
+        var newestMove: [FingerKey: Int] = [:]
         var newestChange: [String: Int] = [:]
         let firstRemovable = headIsPartlyWritten ? head + 1 : head
         for index in firstRemovable..<entries.count {

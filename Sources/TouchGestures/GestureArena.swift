@@ -74,7 +74,7 @@ public final class GestureArena {
     }
 
     /// Cancels or fails every engaged recognizer fed by `finger` (its region went away).
-    public func abandon(finger: UInt64, at time: EventTime) -> [Report] {
+    public func abandon(finger: FingerKey, at time: EventTime) -> [Report] {
         var reports: [Report] = []
         for index in engaged.sorted() where recognizers[index].participants.contains(finger) {
             _ = recognizers[index].handle(TouchSample(finger: finger, phase: .cancel, location: .zero, time: time))

@@ -129,12 +129,12 @@ public struct GestureEvent: Equatable, Sendable {
 
 /// One finger's change as a recognizer sees it; `finger` is unique across devices.
 public struct TouchSample: Equatable, Sendable {
-    public var finger: UInt64
+    public var finger: FingerKey
     public var phase: TouchPhase
     public var location: Point
     public var time: EventTime
 
-    public init(finger: UInt64, phase: TouchPhase, location: Point, time: EventTime) {
+    public init(finger: FingerKey, phase: TouchPhase, location: Point, time: EventTime) {
         self.finger = finger
         self.phase = phase
         self.location = location

@@ -10,9 +10,9 @@ public class Recognizer {
     public let spec: GestureSpec
     public private(set) var state: GestureState = .possible
     /// Fingers currently down, with where and when they went down and where they are now.
-    public private(set) var fingers: [UInt64: FingerTrack] = [:]
+    public private(set) var fingers: [FingerKey: FingerTrack] = [:]
     /// Every finger that took part in the current sequence (for arbitration).
-    public private(set) var participants: Set<UInt64> = []
+    public private(set) var participants: Set<FingerKey> = []
     /// When `fire(at:)` must be called next.
     public internal(set) var deadline: EventTime?
     /// Success held back until the recognizers in `mustFail` fail (a single tap waiting for a double tap).

@@ -4,8 +4,8 @@ import TouchCore
 /// `GestureDefaults.swipeAngleTolerance` of the axis) and lift within `maximumDuration` of the first down.
 public final class SwipeRecognizer: Recognizer {
     private var maxFingers = 0
-    private var starts: [UInt64: Point] = [:]
-    private var lasts: [UInt64: Point] = [:]
+    private var starts: [FingerKey: Point] = [:]
+    private var lasts: [FingerKey: Point] = [:]
 
     override func began(_ sample: TouchSample) {
         if starts.isEmpty { deadline = sample.time + spec.maximumDuration }
@@ -61,7 +61,7 @@ public final class SwipeRecognizer: Recognizer {
         return nil
     }
 
-    private static func mean(_ points: Dictionary<UInt64, Point>.Values) -> Point {
+    private static func mean(_ points: Dictionary<FingerKey, Point>.Values) -> Point {
         var sum = Point.zero
         for point in points { sum = sum + point }
         return Point(x: sum.x / Double(points.count), y: sum.y / Double(points.count))

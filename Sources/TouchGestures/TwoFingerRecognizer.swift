@@ -5,7 +5,7 @@ import TouchCore
 /// distance has changed by `allowableMovement`; a rotate when the angle has changed by
 /// `GestureDefaults.rotationThreshold`. Ends when either finger lifts.
 public final class TwoFingerRecognizer: Recognizer {
-    private var pair: (UInt64, UInt64)?
+    private var pair: (FingerKey, FingerKey)?
     private var startDistance = 0.0
     private var startAngle = 0.0
     private var lastAngle = 0.0

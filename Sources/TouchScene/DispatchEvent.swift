@@ -17,6 +17,8 @@ public struct DispatchedTouch: Equatable, Sendable {
     public var phase: TouchPhase
     public var region: String?
     public var device: String
+    /// The finger as the whole pipeline knows it (device index and finger id): what coalescing keys moves by.
+    public var key: FingerKey
     public var finger: FingerID
     public var slot: Int32
     public var time: EventTime

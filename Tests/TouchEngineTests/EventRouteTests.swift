@@ -13,7 +13,7 @@ struct EventRouteTests {
             #"{"size": [100, 100], "regions": [{"id": "pad", "frame": [0, 0, 50, 50], "gestures": ["drag"]}]}"#,
             file: "routes.json")
         let dispatcher = Dispatcher(scene: scene)
-        let device = DeviceTag(index: 0, name: "event3")
+        let device = DeviceTag(index: 7, name: "event3")
         var events: [DispatchEvent] = []
         func send(_ phase: TouchPhase, _ finger: UInt32, _ x: Double, _ y: Double, _ ms: Int64) {
             let event = FingerEvent(
@@ -31,7 +31,9 @@ struct EventRouteTests {
         #expect(routes[1] == EventRoute(kind: .touch, scope: .unassigned, device: "event3", queueKind: .essential))
         #expect(routes[2] == EventRoute(kind: .frame, scope: .none, device: "event3", queueKind: .essential))
         let moves = routes.filter { if case .move = $0.queueKind { true } else { false } }
-        #expect(moves.count == 5 && moves.allSatisfy { $0.queueKind == moves[0].queueKind })  // one finger, one key
+        // One finger, one key: the device's index and the decoder's finger id, the key the dispatcher used.
+        #expect(moves.count == 5)
+        #expect(moves.allSatisfy { $0.queueKind == .move(finger: FingerKey(device: 7, finger: FingerID(1))) })
         let changes = routes.filter { $0.kind == .gesture && $0.queueKind == .gestureChange(key: "pad/drag") }
         #expect(!changes.isEmpty)
         // A client that filters on the pad, without unassigned fingers, gets finger 1 and the drag, not finger 2.

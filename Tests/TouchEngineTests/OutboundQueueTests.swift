@@ -11,10 +11,16 @@ struct OutboundQueueTests {
     func queuePolicy() {
         var queue = OutboundQueue(limitBytes: 100)
         #expect(queue.enqueue(Array(repeating: 0x61, count: 20), kind: .essential) == .queued)
-        for _ in 0..<3 { _ = queue.enqueue(Array(repeating: 0x62, count: 20), kind: .move(finger: 1)) }
+        for _ in 0..<3 {
+            _ = queue.enqueue(
+                Array(repeating: 0x62, count: 20), kind: .move(finger: FingerKey(device: 0, finger: FingerID(1))))
+        }
         #expect(queue.byteCount == 80)
         // This one crosses the limit: the two older moves of finger 1 go.
-        #expect(queue.enqueue(Array(repeating: 0x63, count: 30), kind: .move(finger: 2)) == .coalesced(dropped: 2))
+        #expect(
+            queue.enqueue(
+                Array(repeating: 0x63, count: 30), kind: .move(finger: FingerKey(device: 0, finger: FingerID(2))))
+                == .coalesced(dropped: 2))
         #expect(queue.byteCount == 70)
         var written: [UInt8] = []
         queue.flush { raw in
@@ -34,8 +40,8 @@ struct OutboundQueueTests {
     @Test("a partly written line is finished before anything else and never coalesced away")
     func partialWrite() {
         var queue = OutboundQueue(limitBytes: 1000)
-        _ = queue.enqueue(Array("move-1-a\n".utf8), kind: .move(finger: 1))
-        _ = queue.enqueue(Array("move-1-b\n".utf8), kind: .move(finger: 1))
+        _ = queue.enqueue(Array("move-1-a\n".utf8), kind: .move(finger: FingerKey(device: 0, finger: FingerID(1))))
+        _ = queue.enqueue(Array("move-1-b\n".utf8), kind: .move(finger: FingerKey(device: 0, finger: FingerID(1))))
         var written: [UInt8] = []
         queue.flush { raw in
             let take = min(raw.count, 4)

@@ -8,7 +8,9 @@ struct ExtremeTimeGestureTests {
     static let nearMax = EventTime.max.microseconds - 100_000  // 0.1 s before the end of time
 
     func sample(_ finger: UInt64, _ phase: TouchPhase, _ x: Double, at time: Int64) -> TouchSample {
-        TouchSample(finger: finger, phase: phase, location: Point(x: x, y: 0), time: EventTime(microseconds: time))
+        TouchSample(
+            finger: FingerKey(rawValue: finger), phase: phase, location: Point(x: x, y: 0),
+            time: EventTime(microseconds: time))
     }
 
     @Test("every recognizer survives a touch 0.1 s before the end of time: deadlines saturate at EventTime.max")

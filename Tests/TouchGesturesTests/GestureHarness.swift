@@ -22,7 +22,8 @@ final class GestureHarness {
         record(arena.advance(to: at(ms)))
         record(
             arena.feed(
-                TouchSample(finger: finger, phase: phase, location: Point(x: x, y: y), time: at(ms)),
+                TouchSample(
+                    finger: FingerKey(rawValue: finger), phase: phase, location: Point(x: x, y: y), time: at(ms)),
                 to: Array(arena.recognizers.indices)))
     }
 

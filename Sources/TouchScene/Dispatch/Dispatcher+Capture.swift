@@ -43,11 +43,11 @@ extension Dispatcher {
         }
     }
 
-    func fingerDown(_ mapped: MappedFingerEvent, key: UInt64, device: DeviceTag) {
+    func fingerDown(_ mapped: MappedFingerEvent, key: FingerKey, device: DeviceTag) {
         let event = mapped.event
         let target = index.hitTest(mapped.position)
         var state = FingerState(
-            device: device.name, finger: event.finger, slot: event.slot, target: target, downTime: event.time,
+            key: key, device: device.name, finger: event.finger, slot: event.slot, target: target, downTime: event.time,
             downLocation: mapped.position, lastLocation: mapped.position, tapCount: 1, recognizers: [],
             silent: target == nil && options.dropUnassigned)
         if let target {
@@ -68,7 +68,7 @@ extension Dispatcher {
     }
 
     /// Raw event, recognizers, drag-follow: everything the target hears of one finger event.
-    func deliver(_ state: inout FingerState, _ mapped: MappedFingerEvent, key: UInt64) {
+    func deliver(_ state: inout FingerState, _ mapped: MappedFingerEvent, key: FingerKey) {
         followDrag(state, mapped, key: key)
         if !state.silent { out.append(.touch(touchEvent(state, mapped, regionNode: state.target, in: index))) }
         state.lastLocation = mapped.position
@@ -76,7 +76,7 @@ extension Dispatcher {
         feed(state.recognizers, key: key, mapped)
     }
 
-    func finish(_ state: FingerState, _ mapped: MappedFingerEvent, key: UInt64) {
+    func finish(_ state: FingerState, _ mapped: MappedFingerEvent, key: FingerKey) {
         if let target = state.target {
             releaseDrag(of: target, by: key)
             recordTap(on: target, state, mapped)
@@ -90,7 +90,8 @@ extension Dispatcher {
         let node = regionNode.map { index.nodes[$0] }
         let phase = mapped.event.phase
         return DispatchedTouch(
-            phase: phase, region: node?.id, device: state.device, finger: state.finger, slot: state.slot,
+            phase: phase, region: node?.id, device: state.device, key: state.key, finger: state.finger,
+            slot: state.slot,
             time: mapped.event.time, location: mapped.position,
             local: node.map { mapped.position - $0.frame.origin } ?? mapped.position,
             previous: phase == .down ? state.downLocation : state.lastLocation,

@@ -5,13 +5,13 @@ import TouchGestures
 /// where that finger went down; clients hear `region-moved`.
 extension Dispatcher {
     /// Claims the region for the finger going down on it, unless another finger drags it already.
-    func claimDrag(of target: Int, by key: UInt64, _ state: inout FingerState) {
+    func claimDrag(of target: Int, by key: FingerKey, _ state: inout FingerState) {
         guard index.nodes[target].region.draggable && dragDrivers[target] == nil else { return }
         dragDrivers[target] = key
         state.dragOrigin = index.nodes[target].region.frame.origin
     }
 
-    func followDrag(_ state: FingerState, _ mapped: MappedFingerEvent, key: UInt64) {
+    func followDrag(_ state: FingerState, _ mapped: MappedFingerEvent, key: FingerKey) {
         guard let target = state.target, dragDrivers[target] == key, let origin = state.dragOrigin,
             mapped.event.phase == .move
         else { return }
@@ -22,7 +22,7 @@ extension Dispatcher {
         out.append(.regionMoved(region: node.id, frame: node.region.frame, time: mapped.event.time))
     }
 
-    func releaseDrag(of target: Int, by key: UInt64) {
+    func releaseDrag(of target: Int, by key: FingerKey) {
         if dragDrivers[target] == key { dragDrivers[target] = nil }
     }
 }

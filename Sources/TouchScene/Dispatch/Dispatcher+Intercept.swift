@@ -4,7 +4,7 @@ import TouchGestures
 /// Scroll containers (`intercept`): once a descendant's finger moves beyond the container's slop, the container
 /// takes the finger; the child gets `cancel` (or, with a delay, never hears of it).
 extension Dispatcher {
-    func intercept(_ state: inout FingerState, by container: Int, key: UInt64, at time: EventTime) {
+    func intercept(_ state: inout FingerState, by container: Int, key: FingerKey, at time: EventTime) {
         let containerChain = Set(index.chain(from: container))
         let delivered = state.deliverAt == nil
         if delivered, let target = state.target {

@@ -4,7 +4,7 @@ import TouchGestures
 /// The recognizer table: each region's recognizers in one arena, gestures bubbling to the nearest region that asks
 /// for a kind, timers (gesture deadlines and withheld downs) run in time order.
 extension Dispatcher {
-    func feed(_ members: [Int], key: UInt64, _ mapped: MappedFingerEvent) {
+    func feed(_ members: [Int], key: FingerKey, _ mapped: MappedFingerEvent) {
         guard !members.isEmpty else { return }
         let sample = TouchSample(
             finger: key, phase: mapped.event.phase, location: mapped.position, time: mapped.event.time)

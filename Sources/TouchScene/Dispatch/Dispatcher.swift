@@ -25,13 +25,14 @@ public final class Dispatcher {
     var arena: GestureArena
     /// Arena indices of each node's recognizers.
     var recognizersByNode: [[Int]] = []
-    var fingers: [UInt64: FingerState] = [:]
+    var fingers: [FingerKey: FingerState] = [:]
     /// Per node, the finger key that drags it.
-    var dragDrivers: [Int: UInt64] = [:]
+    var dragDrivers: [Int: FingerKey] = [:]
     var tapHistory: [Int: TapRecord] = [:]
     var out: [DispatchEvent] = []
 
     struct FingerState {
+        let key: FingerKey
         var device: String
         var finger: FingerID
         var slot: Int32
@@ -111,8 +112,8 @@ public final class Dispatcher {
         return events
     }
 
-    static func key(_ device: DeviceTag, _ finger: FingerID) -> UInt64 {
-        UInt64(device.index) << 32 | UInt64(finger.rawValue)
+    static func key(_ device: DeviceTag, _ finger: FingerID) -> FingerKey {
+        FingerKey(device: device.index, finger: finger)
     }
 
     func takeOutput() -> [DispatchEvent] {
