@@ -63,14 +63,15 @@ let package = Package(
 
         // System layer. CShims declares what Glibc's Swift module lacks (epoll, timerfd, signalfd, accept4, ...).
         .target(name: "CShims"),
-        .target(name: "TouchPosix", dependencies: ["CShims"]),
+        .target(name: "TouchPosix", dependencies: ["CShims", "CSystemd"]),
         .target(name: "TouchDevice", dependencies: ["TouchCore", "TouchPosix", "CEvdev", "CUdev", "CShims"]),
         .target(name: "TouchClient", dependencies: ["TouchJSON", "TouchWire", "TouchPosix", "CShims"]),
         .target(
             name: "TouchDaemon",
             dependencies: [
+                // No C module: every system call goes through TouchPosix or TouchDevice.
                 "TouchCore", "TouchFormats", "TouchJSON", "TouchScene", "TouchWire", "TouchEngine", "TouchDevice",
-                "TouchPosix", "CShims", "CSystemd",
+                "TouchPosix",
             ],
             swiftSettings: uncheckedExclusivity),
 

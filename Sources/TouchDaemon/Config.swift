@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 import TouchCore
 import TouchJSON
 import TouchPosix

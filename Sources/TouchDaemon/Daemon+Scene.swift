@@ -9,7 +9,7 @@ extension Daemon {
         guard let scenePath = options.scenePath ?? config.scenePath else { return }
         let settle = try LoopTimer(loop: loop) { [unowned self] in reloadScene(reason: "the scene file changed") }
         sceneSettle = settle
-        sceneWatch = try? SceneFileWatch(loop: loop, path: scenePath) {
+        sceneWatch = try? FileWatch(loop: loop, path: scenePath) {
             settle.arm(at: MonotonicClock.nowMicroseconds() + 100_000)
         }
     }

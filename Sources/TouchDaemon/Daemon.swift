@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 import TouchCore
 import TouchEngine
 import TouchFormats
@@ -46,7 +45,7 @@ public final class Daemon {
     var sources: [DeviceHandle: LiveDevice] = [:]
     var devices: DeviceManager?
     var replay: ReplaySource?
-    var sceneWatch: SceneFileWatch?
+    var sceneWatch: FileWatch?
     var sceneSettle: LoopTimer?
     var watchdog: LoopTimer?
     var ready = false
@@ -99,9 +98,8 @@ public final class Daemon {
     /// Opens everything and runs until SIGTERM/SIGINT or `stop()`.
     public func run() throws {
         timer = try LoopTimer(loop: loop) { [unowned self] in timerFired() }
-        signals = try SignalSource(loop: loop, signals: [SIGTERM, SIGINT, SIGHUP]) { [unowned self] signal in
-            handleSignal(signal)
-        }
+        let handled = [Signal.terminate, Signal.interrupt, Signal.hangup]
+        signals = try SignalSource(loop: loop, signals: handled) { [unowned self] signal in handleSignal(signal) }
         acceptResume = try LoopTimer(loop: loop) { [unowned self] in resumeAccepting() }
         try openListener()
         if let replayPath = options.replayPath { try openReplay(replayPath) }
@@ -131,7 +129,7 @@ public final class Daemon {
 
     func handleSignal(_ signal: Int32) {
         switch signal {
-        case SIGHUP:
+        case Signal.hangup:
             reloadScene(reason: "SIGHUP")
         default:
             logger.notice("stopping on signal \(signal)")

@@ -1,14 +1,13 @@
 import CShims
 import FoundationEssentials
 import Glibc
-import TouchPosix
 
-/// Watches the scene file's directory with inotify, so an editor's save (write in place, or write and rename)
-/// reloads the scene.
-final class SceneFileWatch {
+/// Watches one file by its directory with inotify, so an editor's save (write in place, or write and rename)
+/// is seen: `changed` runs when an event names the file.
+public final class FileWatch {
     private let fd: Int32
 
-    init(loop: EventLoop, path: String, changed: @escaping () -> Void) throws(SystemError) {
+    public init(loop: EventLoop, path: String, changed: @escaping () -> Void) throws(SystemError) {
         fd = touchd_inotify_create()
         guard fd >= 0 else { throw SystemError("inotify_init1") }
         let url = URL(fileURLWithPath: path)
