@@ -90,7 +90,8 @@ let package = Package(
         .executableTarget(
             name: "touchd-bench",
             dependencies: [
-                "CAllocCounter", "TouchCore", "TouchFormats", "TouchScene", "TouchWire", "TouchJSON", "TouchClient",
+                "CAllocCounter", "TouchCore", "TouchFormats", "TouchScene", "TouchWire", "TouchEngine", "TouchJSON",
+                "TouchClient",
                 "TouchPosix", "TouchTestKit",
             ]),
 

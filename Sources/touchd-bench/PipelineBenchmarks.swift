@@ -1,5 +1,6 @@
 import Foundation
 import TouchCore
+import TouchEngine
 import TouchFormats
 import TouchJSON
 import TouchScene
@@ -7,8 +8,16 @@ import TouchWire
 
 /// Benchmarks 1 and 2: the offline pipeline from file to NDJSON, and the decoder alone.
 enum PipelineBenchmarks {
-    /// Benchmark 1: parse + decode + dispatch through a 50-region scene + NDJSON encode, from the file's bytes.
-    static func pipeline(file: String, regions: Int) throws -> (events: Int, seconds: Double, outputBytes: Int) {
+    struct SetupError: Error, CustomStringConvertible {
+        var description: String { "the engine refused the benchmark's device or client" }
+    }
+
+    /// Benchmark 1: the engine the daemon runs (TouchEngine), from the file's bytes to one subscriber's: parse,
+    /// decode, dispatch through a scene of `regions` regions with gestures, encode, queue and flush. The client's
+    /// socket takes everything (a `write` that counts), fed a frame at a time as a device read would.
+    static func pipeline(file: String, regions: Int) throws
+        -> (events: Int, seconds: Double, outputBytes: Int, writes: Int, frames: Int)
+    {
         var factory = SceneFactory(seed: 7)
         let scene = factory.scene(count: regions, width: 1920, height: 1080, gestures: true)
         let start = Measure.nanoseconds()
@@ -18,34 +27,43 @@ enum PipelineBenchmarks {
         if ProcessInfo.processInfo.environment["TOUCHD_BENCH_BREAKDOWN"] != nil {
             print("  read+parse \(Measure.format(Double(parsed - start) / 1e9, decimals: 3)) s")
         }
-        var settings = CoordinateMapping.Settings()
-        settings.outputSize = (scene.width, scene.height)
-        var pipeline = TouchPipeline(
-            decoder: TouchDecoder(description: recording.description),
-            mapping: try CoordinateMapping(device: recording.description, settings: settings))
-        let dispatcher = Dispatcher(scene: scene)
-        let device = DeviceTag(index: 0, name: "bench")
-        var outputs: [PipelineOutput] = []
-        outputs.reserveCapacity(64)
-        var dispatched: [DispatchEvent] = []
-        dispatched.reserveCapacity(64)
-        var writer = JSONWriter(capacity: 1 << 20)
+        let engine = Engine(scene: scene)
+        guard
+            let device = engine.addDevice(
+                DeviceSpec(key: .named("bench"), node: "bench", description: recording.description), at: .zero),
+            case .admitted(let client) = engine.connect(
+                PeerCredentials(pid: 1, uid: 0, gid: 0, groups: [0]), at: .zero)
+        else { throw SetupError() }
+        engine.receive(Array(#"{"op":"subscribe"}"#.utf8 + [10])[...], from: client, at: .zero)
         var outputBytes = 0
-        for event in recording.events {
-            pipeline.process(event, into: &outputs)
-            guard !outputs.isEmpty else { continue }
-            for output in outputs { dispatcher.handle(output, device: device, into: &dispatched) }
-            for event in dispatched { DispatchEventEncoder.encode(event, into: &writer) }
-            outputs.removeAll(keepingCapacity: true)
-            dispatched.removeAll(keepingCapacity: true)
-            if writer.count > 1 << 19 {
-                outputBytes += writer.count
-                writer.reset()
+        var writes = 0
+        func drain(at time: EventTime) {
+            while engine.hasEffects {
+                for case .flush(let id) in engine.takeEffects() {
+                    engine.flush(id, at: time) { raw in
+                        writes += 1
+                        outputBytes += raw.count
+                        return .wrote(raw.count)
+                    }
+                }
             }
         }
-        outputBytes += writer.count
+        drain(at: .zero)
+        let hello = (outputBytes, writes)
+        let events = recording.events
+        var frameStart = events.startIndex
+        var frames = 0
+        for index in events.indices where events[index].isSynReport {
+            engine.process(events[frameStart...index], from: device)
+            drain(at: events[index].time)
+            frameStart = index + 1
+            frames += 1
+        }
+        engine.endOfStream(device, at: events.last?.time ?? .zero)
+        engine.advance(to: .max)
+        drain(at: .max)
         let seconds = Double(Measure.nanoseconds() - start) / 1e9
-        return (recording.events.count, seconds, outputBytes)
+        return (recording.events.count, seconds, outputBytes - hello.0, writes - hello.1, frames)
     }
 
     /// Benchmark 2: the decoder alone on raw input_event data (already in memory as bytes).
