@@ -24,6 +24,8 @@ final class ClientState {
     var interest: Interest = .readable
     /// A `.flush` effect is out and not yet answered.
     var flushRequested = false
+    /// Disconnected: the engine has forgotten it (checked in the fan-out's loop, cheaper than a lookup).
+    var isClosed = false
 
     init(
         id: ClientID, credentials: PeerCredentials, permissions: Permissions, maximumLineBytes: Int, queueBytes: Int,

@@ -100,7 +100,7 @@ extension Engine {
             }
             guard client.queue.isEmpty, client.hasPendingItems else { break }
             handlePending(of: client)
-            guard clients[id] != nil else { return }
+            guard !client.isClosed else { return }
         }
         let interest = client.wantedInterest
         if interest != client.interest {
@@ -120,7 +120,7 @@ extension Engine {
     /// Handles waiting requests until none is left or the client's replies pile up (backpressure: its requests
     /// then wait, and the socket is not read, until it reads its replies).
     func handlePending(of client: ClientState) {
-        while !client.isBackpressured, clients[client.id] != nil, let item = client.nextPendingItem() {
+        while !client.isBackpressured, !client.isClosed, let item = client.nextPendingItem() {
             client.hasBeenActive = true
             handle(item, from: client)
         }
@@ -134,6 +134,7 @@ extension Engine {
 
     func disconnect(_ client: ClientState, reason: String, finalBytes: [UInt8] = []) {
         guard clients.removeValue(forKey: client.id) != nil else { return }
+        client.isClosed = true
         if client.subscription != nil { subscribers.removeAll { $0 === client } }
         effects.append(.close(client.id, finalBytes: finalBytes))
         reportStatus()

@@ -28,7 +28,7 @@ extension Engine {
                 guard let subscription = client.subscription, subscription.admits(route) else { continue }
                 let outcome = writer.withUnsafeBytes { client.queue.enqueue($0, kind: route.queueKind) }
                 settle(outcome, for: client)
-                if clients[client.id] == nil { index -= 1 }
+                if client.isClosed { index -= 1 }
             }
         }
     }

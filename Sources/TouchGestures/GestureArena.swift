@@ -56,7 +56,12 @@ public final class GestureArena {
 
     /// The earliest pending timer.
     public var nextDeadline: EventTime? {
-        engaged.compactMap { recognizers[$0].state.isFinished ? nil : recognizers[$0].deadline }.min()
+        // Asked before every event: a loop, not compactMap, so it allocates nothing.
+        var earliest: EventTime?
+        for index in engaged where !recognizers[index].state.isFinished {
+            if let deadline = recognizers[index].deadline { earliest = min(earliest ?? deadline, deadline) }
+        }
+        return earliest
     }
 
     /// Runs every timer due at or before `time`, in deadline order.

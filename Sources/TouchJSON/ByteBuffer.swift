@@ -62,7 +62,7 @@ struct ByteBuffer {
             target += 1
         }
         target[0] = UInt8(ascii: "\"")
-        for (offset, byte) in name.enumerated() { target[1 + offset] = byte }
+        if let source = name.baseAddress { (target + 1).update(from: source, count: name.count) }
         target[1 + name.count] = UInt8(ascii: "\"")
         target[2 + name.count] = UInt8(ascii: ":")
         count += length

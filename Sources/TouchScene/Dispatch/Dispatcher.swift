@@ -72,7 +72,11 @@ public final class Dispatcher {
 
     /// The earliest time at which `advance(to:)` has work.
     public var nextDeadline: EventTime? {
-        let delayed = fingers.values.compactMap(\.deliverAt).min()
+        // Asked before every event: a loop, not compactMap, so it allocates nothing.
+        var delayed: EventTime?
+        for finger in fingers.values {
+            if let due = finger.deliverAt { delayed = min(delayed ?? due, due) }
+        }
         switch (delayed, arena.nextDeadline) {
         case (let a?, let b?): return min(a, b)
         case (let a?, nil): return a
