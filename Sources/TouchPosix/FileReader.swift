@@ -55,13 +55,18 @@ public enum FileReader {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count > 0 {
-                bytes.append(contentsOf: chunk[0..<count])
-            } else if count == 0 {
-                return bytes
-            } else if errno != EINTR {
-                throw Failure(path: name, reason: .cannotRead(errno: errno))
+            let result: Posix.IOResult
+            do {
+                result = try Posix.read(fd, into: &chunk, count: chunk.count)
+            } catch {
+                throw Failure(path: name, reason: .cannotRead(errno: error.errno))
+            }
+            switch result {
+            case .bytes(let count): bytes.append(contentsOf: chunk[0..<count])
+            case .endOfFile: return bytes
+            // Standard input left nonblocking by another program, with nothing in it yet: this reader does not
+            // wait, so it is the read's failure.
+            case .wouldBlock: throw Failure(path: name, reason: .cannotRead(errno: EAGAIN))
             }
         }
     }

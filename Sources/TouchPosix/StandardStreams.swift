@@ -45,18 +45,9 @@ public struct OutputBuffer {
 }
 
 public enum StandardStreams {
-    /// Writes all bytes, retrying short writes and EINTR; a closed pipe ends the write silently.
+    /// Writes all bytes; a closed pipe ends the write silently.
     public static func write(_ bytes: [UInt8], to fd: Int32) {
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let written = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return
-                }
-                offset += written
-            }
-        }
+        // Output and log lines have nowhere to report their own failure.
+        try? Posix.writeAll(fd, bytes)
     }
 }

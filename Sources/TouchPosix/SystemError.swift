@@ -24,6 +24,17 @@ public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
 
 /// Thin wrappers over the calls touchd makes, retrying EINTR (swift-system's pattern, in small).
 public enum Posix {
+    /// Makes a call that fails with -1 and errno, again for as long as it fails with EINTR: the one place touchd
+    /// retries an interrupted call. A signal caught without SA_RESTART, or a debugger attaching, interrupts a
+    /// blocking call, and that is not the call's failure. Not for close, which has closed the descriptor even when
+    /// interrupted.
+    static func retryingInterrupts<Result: BinaryInteger>(_ call: () -> Result) -> Result {
+        while true {
+            let result = call()
+            guard result == -1, errno == EINTR else { return result }
+        }
+    }
+
     public enum IOResult: Equatable, Sendable {
         case bytes(Int)
         case wouldBlock
@@ -33,26 +44,20 @@ public enum Posix {
 
     public static func read(_ fd: Int32, into buffer: inout [UInt8], count: Int) throws(SystemError) -> IOResult {
         if buffer.count < count { buffer = [UInt8](repeating: 0, count: count) }
-        while true {
-            let got = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, count) }
-            if got > 0 { return .bytes(got) }
-            if got == 0 { return .endOfFile }
-            if errno == EINTR { continue }
-            if errno == EAGAIN || errno == EWOULDBLOCK { return .wouldBlock }
-            throw SystemError("read")
-        }
+        let got = retryingInterrupts { buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, count) } }
+        if got > 0 { return .bytes(got) }
+        if got == 0 { return .endOfFile }
+        if errno == EAGAIN || errno == EWOULDBLOCK { return .wouldBlock }
+        throw SystemError("read")
     }
 
     /// Writes as much as the kernel takes now; `.bytes(n)` may be short.
     public static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(SystemError) -> IOResult {
         guard bytes.count > 0 else { return .bytes(0) }
-        while true {
-            let written = Glibc.send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
-            if written >= 0 { return .bytes(written) }
-            if errno == EINTR { continue }
-            if errno == EAGAIN || errno == EWOULDBLOCK { return .wouldBlock }
-            throw SystemError("send")
-        }
+        let written = retryingInterrupts { Glibc.send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL)) }
+        if written >= 0 { return .bytes(written) }
+        if errno == EAGAIN || errno == EWOULDBLOCK { return .wouldBlock }
+        throw SystemError("send")
     }
 
     public static func close(_ fd: Int32) {
