@@ -105,6 +105,7 @@ let package = Package(
             dependencies: ["TouchCore", "TouchScene", "TouchGestures", "TouchFormats", "TouchTestKit"]),
         .testTarget(name: "TouchGesturesTests", dependencies: ["TouchCore", "TouchGestures"]),
         .testTarget(name: "TouchDeviceTests", dependencies: ["TouchCore", "TouchDevice"]),
+        .testTarget(name: "TouchPosixTests", dependencies: ["TouchPosix"]),
         .testTarget(name: "TouchWireTests", dependencies: ["TouchWire", "TouchJSON", "TouchScene", "TouchCore"]),
         .testTarget(
             name: "TouchEngineTests",

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Writes log lines to stderr, each with one `write(2)` so lines from one process never interleave.
 public struct StderrLogHandler: LogHandler {
     public init() {}
@@ -14,7 +10,7 @@ public struct StderrLogHandler: LogHandler {
 
     /// journald style when stderr goes to the journal (systemd sets JOURNAL_STREAM) or is not a terminal.
     public static var preferredStyle: Logger.Style {
-        getenv("JOURNAL_STREAM") != nil || isatty(2) == 0 ? .journald : .plain
+        Posix.environment("JOURNAL_STREAM") != nil || !Posix.isTerminal(2) ? .journald : .plain
     }
 }
 

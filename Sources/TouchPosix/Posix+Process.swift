@@ -1,0 +1,48 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+extension Posix {
+    /// The value of an environment variable; nil when it is not set.
+    public static func environment(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
+    }
+
+    public static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) != 0 }
+
+    /// Whether this process may read `path` (access(2), by the real user and group ids).
+    public static func isReadable(_ path: String) -> Bool { access(path, R_OK) == 0 }
+
+    public static var processID: Int32 { getpid() }
+
+    /// The unit of the CPU times in /proc/PID/stat.
+    public static var clockTicksPerSecond: Int { sysconf(Int32(_SC_CLK_TCK)) }
+
+    /// Ends the process as exit(3) does: atexit handlers run and C stdio buffers are flushed.
+    public static func exit(_ status: Int32) -> Never { Glibc.exit(status) }
+
+    /// Sleeps for at least `microseconds`: a signal does not cut the sleep short.
+    public static func sleep(microseconds: Int64) {
+        guard microseconds > 0 else { return }
+        var time = timespec(tv_sec: Int(microseconds / 1_000_000), tv_nsec: Int(microseconds % 1_000_000) * 1000)
+        withUnsafeMutablePointer(to: &time) { time in
+            // nanosleep writes what is left into its second argument: passing the request there makes each retry
+            // sleep only for the rest.
+            _ = retryingInterrupts { nanosleep(time, time) }
+        }
+    }
+
+    /// Opens `path` for writing, created (with `mode`, less the umask) or emptied; close-on-exec.
+    public static func createFile(_ path: String, mode: UInt32 = 0o644) throws(SystemError) -> Int32 {
+        let fd = retryingInterrupts { open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode) }
+        guard fd >= 0 else { throw SystemError("open", subject: path) }
+        return fd
+    }
+}
+
+/// errno values that callers outside this module compare `SystemError.errno` with, by swift-system's names.
+public enum Errno {
+    public static let noSuchFileOrDirectory = ENOENT
+    public static let connectionRefused = ECONNREFUSED
+    public static let resourceTemporarilyUnavailable = EAGAIN
+}
