@@ -65,7 +65,7 @@ let package = Package(
         .target(name: "CShims"),
         .target(name: "TouchPosix", dependencies: ["CShims", "CSystemd"]),
         .target(name: "TouchDevice", dependencies: ["TouchCore", "TouchPosix", "CEvdev", "CUdev", "CShims"]),
-        .target(name: "TouchClient", dependencies: ["TouchJSON", "TouchWire", "TouchPosix", "CShims"]),
+        .target(name: "TouchClient", dependencies: ["TouchJSON", "TouchWire", "TouchPosix"]),
         .target(
             name: "TouchDaemon",
             dependencies: [

@@ -1,10 +1,5 @@
-import CShims
 import TouchJSON
 import TouchPosix
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// A client of touchd's socket protocol (docs/protocol.md): connect, read the hello, subscribe, read typed
 /// messages, change the scene. Blocking and single-threaded: a client program owns its thread.
@@ -36,6 +31,11 @@ public final class TouchClient {
 
     public static let defaultSocketPath = "/run/touchd/touchd.sock"
 
+    /// The socket is not there yet, nobody listens, or the backlog is full: the daemon is (re)starting or busy.
+    static let retriedConnectErrors = [
+        Errno.noSuchFileOrDirectory, Errno.connectionRefused, Errno.resourceTemporarilyUnavailable,
+    ]
+
     /// Connects and reads the hello; retries per `retry` while the socket is missing, refuses, or its backlog is
     /// full. `timeoutMilliseconds` bounds the wait for the hello, for each reply and for each send (nil: no bound).
     public init(
@@ -49,23 +49,22 @@ public final class TouchClient {
         while true {
             attempt += 1
             // Not blocking in connect: a daemon that is stopped with a full backlog answers EAGAIN, retried below.
-            descriptor = touchd_unix_connect_nonblocking(path)
-            if descriptor >= 0 { break }
-            let error = SystemError("connect", subject: path)
-            guard attempt < retry.attempts,
-                error.errno == ENOENT || error.errno == ECONNREFUSED || error.errno == EAGAIN
-            else {
-                throw ClientError.connection(error)
+            do {
+                descriptor = try Posix.connect(unixSocket: path)
+                break
+            } catch {
+                guard attempt < retry.attempts, Self.retriedConnectErrors.contains(error.errno) else {
+                    throw ClientError.connection(error)
+                }
             }
-            usleep(useconds_t(delay * 1000))
+            Posix.sleep(microseconds: Int64(delay) * 1000)
             delay = min(delay * 2, retry.maximumDelayMilliseconds)
         }
         fd = descriptor
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        try? Posix.setBlocking(fd)
         if let timeoutMilliseconds {
             // A send that the daemon does not take within the timeout fails (EAGAIN) instead of blocking for ever.
-            var limit = timeval(tv_sec: timeoutMilliseconds / 1000, tv_usec: (timeoutMilliseconds % 1000) * 1000)
-            _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+            try? Posix.setSendTimeout(fd, milliseconds: timeoutMilliseconds)
         }
         var first: Message?
         do {
@@ -131,11 +130,7 @@ public final class TouchClient {
         }
     }
 
-    static func monotonicMilliseconds() -> Int {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return now.tv_sec * 1000 + now.tv_nsec / 1_000_000
-    }
+    static func monotonicMilliseconds() -> Int { Int(MonotonicClock.nowMicroseconds() / 1000) }
 
     public func ping() throws(ClientError) -> Bool { try request(op: "ping").ok }
 
@@ -184,19 +179,11 @@ public final class TouchClient {
     }
 
     private func write(_ bytes: [UInt8]) throws(ClientError) {
-        var offset = 0
-        while offset < bytes.count {
-            let result = bytes[offset...].withUnsafeBytes { raw in
-                Glibc.send(fd, raw.baseAddress, raw.count, Int32(MSG_NOSIGNAL))
-            }
-            if result < 0 {
-                if errno == EINTR { continue }
-                if errno == EAGAIN || errno == EWOULDBLOCK {
-                    throw ClientError.noReply(op: "send", milliseconds: replyTimeoutMilliseconds ?? 0)
-                }
-                throw ClientError.connection(SystemError("send", subject: path))
-            }
-            offset += result
+        do {
+            try Posix.sendAll(fd, bytes)
+        } catch {
+            if error.isWouldBlock { throw ClientError.noReply(op: "send", milliseconds: replyTimeoutMilliseconds ?? 0) }
+            throw ClientError.connection(SystemError(error.call, errno: error.errno, subject: path))
         }
     }
 
@@ -214,25 +201,36 @@ public final class TouchClient {
     }
 
     /// The next line; waits at most until `deadline` (monotonic ms) when one is given.
-    static func readLine(fd: Int32, framer: inout LineFramerLite, pending: inout [[UInt8]], deadline: Int? = nil)
-        throws(ClientError) -> [UInt8]?
-    {
+    static func readLine(
+        fd: Int32, framer: inout LineFramerLite, pending: inout [[UInt8]], deadline: Int? = nil
+    ) throws(ClientError) -> [UInt8]? {
         var buffer = [UInt8](repeating: 0, count: 65536)
         while pending.isEmpty {
             if let deadline {
                 let remaining = deadline - monotonicMilliseconds()
-                var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-                let ready = remaining > 0 ? poll(&poller, 1, Int32(clamping: remaining)) : 0
-                if ready < 0 && errno == EINTR { continue }
-                if ready == 0 { throw ClientError.noReply(op: "", milliseconds: 0) }
+                var ready = false
+                if remaining > 0 {
+                    do {
+                        ready = try Posix.waitUntilReadable(fd, timeoutMilliseconds: remaining)
+                    } catch {
+                        throw ClientError.connection(error)
+                    }
+                }
+                guard ready else { throw ClientError.noReply(op: "", milliseconds: 0) }
             }
-            let got = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if got < 0 {
-                if errno == EINTR { continue }
-                throw ClientError.connection(SystemError("read"))
+            let result: Posix.IOResult
+            do {
+                result = try Posix.read(fd, into: &buffer, count: buffer.count)
+            } catch {
+                throw ClientError.connection(error)
             }
-            if got == 0 { return nil }
-            framer.append(buffer[0..<got], into: &pending)
+            switch result {
+            case .bytes(let count): framer.append(buffer[0..<count], into: &pending)
+            case .endOfFile: return nil
+            // The socket is blocking: only a receive timeout, which the client never sets, would end a read so.
+            case .wouldBlock:
+                throw ClientError.connection(SystemError("read", errno: Errno.resourceTemporarilyUnavailable))
+            }
         }
         return pending.removeFirst()
     }
