@@ -1,5 +1,6 @@
 import TouchJSON
 import TouchPosix
+import TouchWire
 
 /// A client of touchd's socket protocol (docs/protocol.md): connect, read the hello, subscribe, read typed
 /// messages, change the scene. Blocking and single-threaded: a client program owns its thread.
@@ -7,8 +8,8 @@ public final class TouchClient {
     public let path: String
     public let hello: Message.Hello
     private let fd: Int32
-    private var framer = LineFramerLite()
-    private var pending: [[UInt8]] = []
+    private var framer = TouchClient.makeFramer()
+    private var pending: [LineFramer.Item] = []
     private var nextID = 1
     /// How long `request` waits for its reply, and a send for the daemon to take it, before it gives up with
     /// `ClientError.noReply` (nil: for ever).
@@ -174,8 +175,7 @@ public final class TouchClient {
 
     /// The next raw line, for `touchctl monitor --raw`.
     public func nextLine() throws(ClientError) -> [UInt8]? {
-        if !pending.isEmpty { return pending.removeFirst() }
-        return try Self.readLine(fd: fd, framer: &framer, pending: &pending)
+        try Self.readLine(fd: fd, framer: &framer, pending: &pending)
     }
 
     private func write(_ bytes: [UInt8]) throws(ClientError) {
@@ -187,8 +187,12 @@ public final class TouchClient {
         }
     }
 
+    /// No bound on a line: touchd is the peer this library trusts, and a reply (a whole scene) has no size the client
+    /// could know in advance.
+    static func makeFramer() -> LineFramer { LineFramer(maximumLineLength: .max) }
+
     static func readMessage(
-        fd: Int32, framer: inout LineFramerLite, pending: inout [[UInt8]], deadline: Int? = nil
+        fd: Int32, framer: inout LineFramer, pending: inout [LineFramer.Item], deadline: Int? = nil
     ) throws(ClientError) -> Message? {
         guard let line = try readLine(fd: fd, framer: &framer, pending: &pending, deadline: deadline) else {
             return nil
@@ -202,7 +206,7 @@ public final class TouchClient {
 
     /// The next line; waits at most until `deadline` (monotonic ms) when one is given.
     static func readLine(
-        fd: Int32, framer: inout LineFramerLite, pending: inout [[UInt8]], deadline: Int? = nil
+        fd: Int32, framer: inout LineFramer, pending: inout [LineFramer.Item], deadline: Int? = nil
     ) throws(ClientError) -> [UInt8]? {
         var buffer = [UInt8](repeating: 0, count: 65536)
         while pending.isEmpty {
@@ -232,33 +236,17 @@ public final class TouchClient {
                 throw ClientError.connection(SystemError("read", errno: Errno.resourceTemporarilyUnavailable))
             }
         }
-        return pending.removeFirst()
+        switch pending.removeFirst() {
+        case .line(let line): return line
+        case .oversized(let length):
+            throw ClientError.protocolError("a line from touchd of \(length) bytes, more than the client takes")
+        }
     }
 
     private static func strings(_ key: StaticString, _ values: [String], into writer: inout JSONWriter) {
         writer.beginArray(key)
         for value in values { writer.element(value) }
         writer.endArray()
-    }
-}
-
-/// Newline framing for the client side: lines are cut out of each read whole, not byte by byte.
-struct LineFramerLite {
-    private var partial: [UInt8] = []
-
-    mutating func append(_ bytes: ArraySlice<UInt8>, into lines: inout [[UInt8]]) {
-        var start = bytes.startIndex
-        while let newline = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) {
-            if partial.isEmpty {
-                if newline > start { lines.append(Array(bytes[start..<newline])) }
-            } else {
-                partial.append(contentsOf: bytes[start..<newline])
-                lines.append(partial)
-                partial.removeAll(keepingCapacity: true)
-            }
-            start = newline + 1
-        }
-        if start < bytes.endIndex { partial.append(contentsOf: bytes[start...]) }
     }
 }
 
