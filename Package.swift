@@ -82,7 +82,7 @@ let package = Package(
                 "TouchCore", "TouchFormats", "TouchGestures", "TouchScene", "TouchWire", "TouchEngine", "TouchDevice",
                 "TouchDaemon", "TouchPosix",
             ]),
-        .executableTarget(name: "touchd", dependencies: ["TouchdCLI"]),
+        .executableTarget(name: "touchd", dependencies: ["TouchdCLI", "TouchPosix"]),
         .executableTarget(name: "touchctl", dependencies: ["TouchClient", "TouchJSON", "TouchPosix"]),
 
         // Benchmarks (issue 6): release builds, printed figures; CAllocCounter counts heap allocations.

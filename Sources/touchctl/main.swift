@@ -3,10 +3,6 @@ import TouchClient
 import TouchJSON
 import TouchPosix
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// touchctl: talk to touchd over its socket.
 ///
 ///     touchctl [--socket PATH] [--timeout SECONDS] monitor [--raw] [--events touch,gesture] [--regions a,b] [--count N]
@@ -34,18 +30,18 @@ let usage = """
     """
 
 func fail(_ message: String, status: Int32 = 1) -> Never {
-    FileHandle.standardError.write(Data(("touchctl: " + message + "\n").utf8))
-    exit(status)
+    StandardStreams.write(Array(("touchctl: " + message + "\n").utf8), to: 2)
+    Posix.exit(status)
 }
 
 func out(_ text: String) {
-    FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    StandardStreams.write(Array((text + "\n").utf8), to: 1)
 }
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 let socketPath: String = {
     guard let index = arguments.firstIndex(of: "--socket") else {
-        return ProcessInfo.processInfo.environment["TOUCHD_SOCKET"] ?? TouchClient.defaultSocketPath
+        return Posix.environment("TOUCHD_SOCKET") ?? TouchClient.defaultSocketPath
     }
     guard index + 1 < arguments.count else { fail("--socket needs a path", status: 2) }
     let path = arguments[index + 1]
@@ -63,7 +59,7 @@ let replyTimeoutMilliseconds: Int = {
 guard let command = arguments.first else { fail(usage, status: 2) }
 if command == "--help" || command == "-h" || command == "help" {
     out(usage)
-    exit(0)
+    Posix.exit(0)
 }
 let rest = Array(arguments.dropFirst())
 
@@ -146,7 +142,7 @@ case "monitor":
         var seen = 0
         if rest.contains("--raw") {
             while let line = try client.nextLine() {
-                FileHandle.standardOutput.write(Data(line + [UInt8(ascii: "\n")]))
+                StandardStreams.write(line + [UInt8(ascii: "\n")], to: 1)
                 seen += 1
                 if let count, seen >= count { break }
             }

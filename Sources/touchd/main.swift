@@ -1,7 +1,4 @@
+import TouchPosix
 import TouchdCLI
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
-exit(TouchdMain.run(Array(CommandLine.arguments.dropFirst())))
+Posix.exit(TouchdMain.run(Array(CommandLine.arguments.dropFirst())))
