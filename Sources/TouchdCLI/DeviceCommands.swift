@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 import TouchCore
 import TouchDaemon
 import TouchDevice
@@ -117,8 +116,7 @@ public enum RecordCommand {
             let device = try EvdevDevice(node: node)
             let output: Int32
             if let path = parsed["output"] {
-                output = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-                guard output >= 0 else { throw SystemError("open", subject: path) }
+                output = try Posix.createFile(path, mode: 0o644)
             } else {
                 output = 1
             }
@@ -164,7 +162,7 @@ public enum RecordCommand {
         var count = 0
         var events: [InputEvent] = []
         let stop = { loop.stop() }
-        let signals = try SignalSource(loop: loop, signals: [SIGINT, SIGTERM]) { _ in stop() }
+        let signals = try SignalSource(loop: loop, signals: [Signal.interrupt, Signal.terminate]) { _ in stop() }
         var timer: LoopTimer?
         if let duration {
             timer = try LoopTimer(loop: loop) { stop() }

@@ -1,14 +1,9 @@
 import FoundationEssentials
-import Glibc
 import TouchCore
 import TouchFormats
 import TouchPosix
 import TouchScene
 import TouchWire
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// `touchd replay FILE`: prints the finger stream of a recording.
 public enum ReplayCommand {
@@ -135,20 +130,11 @@ func readSceneFile(_ path: String) throws(FileReader.Failure) -> [UInt8] { try F
 struct RealtimePacer {
     private let start: Int64
 
-    init() { start = Self.now() }
+    init() { start = MonotonicClock.nowMicroseconds() }
 
     func wait(_ offset: EventTime.Duration) {
         // Through EventTime, which saturates: a 9e12 s recording waits "forever", it does not trap.
-        let remaining = (EventTime(microseconds: start) + offset - EventTime(microseconds: Self.now())).microseconds
-        guard remaining > 0 else { return }
-        var request = timespec(tv_sec: Int(remaining / 1_000_000), tv_nsec: Int(remaining % 1_000_000) * 1000)
-        var left = timespec()
-        while nanosleep(&request, &left) != 0 && errno == EINTR { request = left }
-    }
-
-    static func now() -> Int64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Int64(time.tv_sec) * 1_000_000 + Int64(time.tv_nsec) / 1000
+        let now = MonotonicClock.nowMicroseconds()
+        Posix.sleep(microseconds: (EventTime(microseconds: start) + offset - EventTime(microseconds: now)).microseconds)
     }
 }
