@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 import TouchCore
 
 /// Reads a recording file of any supported format and settles its device description: embedded in the file,
