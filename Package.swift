@@ -96,7 +96,7 @@ let package = Package(
             ]),
 
         // Tests.
-        .target(name: "TouchTestKit", dependencies: ["TouchCore", "TouchFormats"]),
+        .target(name: "TouchTestKit", dependencies: ["TouchCore", "TouchFormats", "TouchPosix"]),
         .testTarget(name: "TouchCoreTests", dependencies: ["TouchCore", "TouchTestKit"]),
         .testTarget(name: "TouchFormatsTests", dependencies: ["TouchCore", "TouchFormats", "TouchTestKit"]),
         .testTarget(name: "TouchJSONTests", dependencies: ["TouchJSON"]),
