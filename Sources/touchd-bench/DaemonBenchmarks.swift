@@ -3,10 +3,7 @@ import Synchronization
 import TouchClient
 import TouchCore
 import TouchFormats
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import TouchPosix
 
 /// Benchmarks 4 and 5: the daemon as a process, with real socket clients.
 enum DaemonBenchmarks {
@@ -32,7 +29,7 @@ enum DaemonBenchmarks {
         let socket: String
 
         init(touchd: String, arguments: [String], config: String) throws {
-            directory = NSTemporaryDirectory() + "touchd-bench-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+            directory = NSTemporaryDirectory() + "touchd-bench-\(Posix.processID)-\(UInt32.random(in: 0...UInt32.max))"
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             socket = directory + "/touchd.sock"
             try config.write(toFile: directory + "/config.json", atomically: true, encoding: .utf8)
@@ -42,7 +39,7 @@ enum DaemonBenchmarks {
                 + arguments
             process.standardError = FileHandle.nullDevice
             try process.run()
-            for _ in 0..<500 where !FileManager.default.fileExists(atPath: socket) { usleep(10_000) }
+            for _ in 0..<500 where !FileManager.default.fileExists(atPath: socket) { Posix.sleep(microseconds: 10_000) }
         }
 
         /// utime + stime in clock ticks.
@@ -82,10 +79,10 @@ enum DaemonBenchmarks {
     /// Benchmark 4: 10 fingers at `rate` Hz replayed as a device, `clients` subscribers of touch events.
     static func fanOut(touchd: String, clients: Int, rate: Int, seconds: Double) throws -> FanOut {
         let recording = BenchRecordings.tenFingers(rate: rate, seconds: seconds)
-        let file = NSTemporaryDirectory() + "touchd-bench-fingers-\(getpid()).evemu"
+        let file = NSTemporaryDirectory() + "touchd-bench-fingers-\(Posix.processID).evemu"
         try writeRecording(recording, to: file)
         defer { try? FileManager.default.removeItem(atPath: file) }
-        let scene = NSTemporaryDirectory() + "touchd-bench-scene-\(getpid()).json"
+        let scene = NSTemporaryDirectory() + "touchd-bench-scene-\(Posix.processID).json"
         try #"{"size": [1920, 1080], "regions": [{"id": "all", "frame": [0, 0, 1920, 1080]}]}"#.write(
             toFile: scene, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: scene) }
@@ -126,7 +123,7 @@ enum DaemonBenchmarks {
         _ = done.wait(timeout: .now() + seconds * 4 + 20)
         let wall = Double(Measure.nanoseconds() - wallStart) / 1e9
         let ticks = daemon.cpuTicks - cpuBefore
-        let hertz = Double(sysconf(Int32(_SC_CLK_TCK)))
+        let hertz = Double(Posix.clockTicksPerSecond)
         return results.withLock { state in
             let sorted = state.latencies.sorted()
             return FanOut(
@@ -165,9 +162,9 @@ enum DaemonBenchmarks {
         let second = try TouchClient(path: daemon.socket, retry: .init(attempts: 50))
         _ = try first.subscribe()
         _ = try second.subscribe()
-        usleep(200_000)
+        Posix.sleep(microseconds: 200_000)
         let before = daemon.status("voluntary_ctxt_switches") + daemon.status("nonvoluntary_ctxt_switches")
-        usleep(useconds_t(seconds * 1_000_000))
+        Posix.sleep(microseconds: Int64(seconds * 1_000_000))
         let after = daemon.status("voluntary_ctxt_switches") + daemon.status("nonvoluntary_ctxt_switches")
         let rss = daemon.status("VmRSS")
         _ = (first, second)

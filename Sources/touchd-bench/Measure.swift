@@ -1,17 +1,10 @@
 import CAllocCounter
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import TouchPosix
 
 /// Wall-clock and allocation measurements for the benchmarks.
 enum Measure {
     /// CLOCK_MONOTONIC in nanoseconds (the vDSO makes this cheap, about 20 ns here).
-    static func nanoseconds() -> Int64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
-    }
+    static func nanoseconds() -> Int64 { MonotonicClock.nowNanoseconds() }
 
     static func allocations() -> UInt64 { touchd_allocation_count() }
 

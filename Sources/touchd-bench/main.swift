@@ -1,10 +1,7 @@
 import Foundation
 import TouchCore
 import TouchFormats
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import TouchPosix
 
 /// touchd-bench: the benchmarks of docs/performance.md. Build in release mode; scripts/bench.sh runs them all.
 ///
@@ -19,7 +16,7 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data((message + "\n").utf8))
-    exit(2)
+    Posix.exit(2)
 }
 
 func number(_ index: Int, default fallback: Double) -> Double {
