@@ -12,15 +12,12 @@ extension Posix {
 
     /// accept4 with SOCK_NONBLOCK | SOCK_CLOEXEC; EINTR is retried.
     public static func accept(_ listener: Int32, path: String) throws(SystemError) -> Accepted {
-        while true {
-            let fd = touchd_accept(listener)
-            if fd >= 0 { return .connection(fd) }
-            switch errno {
-            case EINTR: continue
-            case EAGAIN, EWOULDBLOCK: return .nonePending
-            case EMFILE, ENFILE, ENOBUFS, ENOMEM: return .exhausted(SystemError("accept", subject: path))
-            default: throw SystemError("accept", subject: path)
-            }
+        let fd = retryingInterrupts { touchd_accept(listener) }
+        if fd >= 0 { return .connection(fd) }
+        switch errno {
+        case EAGAIN, EWOULDBLOCK: return .nonePending
+        case EMFILE, ENFILE, ENOBUFS, ENOMEM: return .exhausted(SystemError("accept", subject: path))
+        default: throw SystemError("accept", subject: path)
         }
     }
 }
