@@ -150,6 +150,32 @@ public struct JSONWriter {
         markValue()
     }
 
+    // MARK: Templates
+    //
+    // An event line is a fixed sequence of keys: an encoder can write `{"type":"`, `","device":` and so on as
+    // literals, with each key's comma in the literal, instead of a key call and a separator test per field. These
+    // append exactly what they are given and leave the writer's comma state alone, so a template writes one whole
+    // top-level object (and its newline) at a time.
+
+    /// Literal JSON text: punctuation and keys with their quotes, colon and comma.
+    public mutating func template(_ text: StaticString) {
+        text.withUTF8Buffer { buffer.append(contentsOf: $0) }
+    }
+
+    public mutating func templateValue(_ value: Int64) { Self.appendInteger(value, to: &buffer) }
+
+    public mutating func templateValue(_ value: Double, decimals: Int = 2) {
+        Self.appendDouble(value, decimals: decimals, to: &buffer)
+    }
+
+    /// A string value, quoted and escaped as needed.
+    public mutating func templateValue(_ value: String) { appendString(value) }
+
+    public mutating func templateValue(_ value: Bool) {
+        let text: StaticString = value ? "true" : "false"
+        text.withUTF8Buffer { buffer.append(contentsOf: $0) }
+    }
+
     private mutating func stringValue(_ value: String) {
         appendString(value)
         markValue()
@@ -249,6 +275,38 @@ public struct JSONWriter {
         }
     }
 
+    /// `appendDouble` with two decimals, the precision of every coordinate: the same digits without the general
+    /// path's loops (a finite value, as the caller checked).
+    static func appendHundredths(_ value: Double, to bytes: inout ByteBuffer) {
+        let scaled = (value * 100).rounded(.toNearestOrAwayFromZero)
+        guard abs(scaled) < 9.0e18 else {
+            var text = String(value)
+            text.withUTF8 { bytes.append(contentsOf: $0) }
+            return
+        }
+        let fixed = Int64(scaled)
+        let whole = fixed.magnitude / 100
+        let fraction = fixed.magnitude % 100
+        var buffer: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &buffer) { raw in
+            var position = raw.count
+            if fraction != 0 {
+                let tens = fraction / 10
+                let units = fraction % 10
+                if units != 0 {
+                    position -= 1
+                    raw[position] = UInt8(ascii: "0") + UInt8(units)
+                }
+                position -= 1
+                raw[position] = UInt8(ascii: "0") + UInt8(tens)
+                position -= 1
+                raw[position] = UInt8(ascii: ".")
+            }
+            prependInteger(whole, negative: fixed < 0, into: raw, before: &position)
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[position...]))
+        }
+    }
+
     /// Fixed point with at most `decimals` digits, trailing zeros dropped: `12.5`, `-3`, `0.05`.
     static func appendDouble(_ value: Double, decimals: Int, to bytes: inout ByteBuffer) {
         guard value.isFinite else {
@@ -257,6 +315,15 @@ public struct JSONWriter {
             return
         }
         let places = max(0, min(decimals, 9))
+        if places == 2 {
+            appendHundredths(value, to: &bytes)
+        } else {
+            appendFixedPoint(value, places: places, to: &bytes)
+        }
+    }
+
+    /// The general fixed-point path (any number of places; `appendHundredths` must print what this prints for 2).
+    static func appendFixedPoint(_ value: Double, places: Int, to bytes: inout ByteBuffer) {
         var scale: Int64 = 1
         for _ in 0..<places { scale *= 10 }
         let scaled = (value * Double(scale)).rounded(.toNearestOrAwayFromZero)

@@ -24,29 +24,54 @@ public enum DispatchEventEncoder {
         }
     }
 
+    /// The most frequent line by far (every finger, every frame): written as a template, each key with its comma
+    /// as one literal (`JSONWriter.template`).
     public static func encode(_ touch: DispatchedTouch, into writer: inout JSONWriter) {
-        writer.beginObject()
-        writer.field("type", touch.phase.rawValue)
-        writer.field("device", touch.device)
-        writer.field("finger", touch.finger.rawValue)
-        writer.field("slot", touch.slot)
-        writer.field("time_us", touch.time.microseconds)
-        if let region = touch.region { writer.field("region", region) } else { writer.nullField("region") }
-        writer.field("x", touch.location.x)
-        writer.field("y", touch.location.y)
-        writer.field("local_x", touch.local.x)
-        writer.field("local_y", touch.local.y)
-        writer.field("prev_x", touch.previous.x)
-        writer.field("prev_y", touch.previous.y)
-        writer.field("dx", touch.translation.x)
-        writer.field("dy", touch.translation.y)
-        writer.field("since_down_us", touch.sinceDown.microseconds)
-        writer.field("taps", touch.tapCount)
-        writer.field("raw_x", touch.contact.x)
-        writer.field("raw_y", touch.contact.y)
-        FingerEventEncoder.encodeAttributes(touch.contact, into: &writer)
-        writer.endObject()
-        writer.newline()
+        switch touch.phase {
+        case .down: writer.template(#"{"type":"down","device":"#)
+        case .move: writer.template(#"{"type":"move","device":"#)
+        case .up: writer.template(#"{"type":"up","device":"#)
+        case .cancel: writer.template(#"{"type":"cancel","device":"#)
+        }
+        writer.templateValue(touch.device)
+        writer.template(#","finger":"#)
+        writer.templateValue(Int64(touch.finger.rawValue))
+        writer.template(#","slot":"#)
+        writer.templateValue(Int64(touch.slot))
+        writer.template(#","time_us":"#)
+        writer.templateValue(touch.time.microseconds)
+        if let region = touch.region {
+            writer.template(#","region":"#)
+            writer.templateValue(region)
+        } else {
+            writer.template(#","region":null"#)
+        }
+        writer.template(#","x":"#)
+        writer.templateValue(touch.location.x)
+        writer.template(#","y":"#)
+        writer.templateValue(touch.location.y)
+        writer.template(#","local_x":"#)
+        writer.templateValue(touch.local.x)
+        writer.template(#","local_y":"#)
+        writer.templateValue(touch.local.y)
+        writer.template(#","prev_x":"#)
+        writer.templateValue(touch.previous.x)
+        writer.template(#","prev_y":"#)
+        writer.templateValue(touch.previous.y)
+        writer.template(#","dx":"#)
+        writer.templateValue(touch.translation.x)
+        writer.template(#","dy":"#)
+        writer.templateValue(touch.translation.y)
+        writer.template(#","since_down_us":"#)
+        writer.templateValue(touch.sinceDown.microseconds)
+        writer.template(#","taps":"#)
+        writer.templateValue(Int64(touch.tapCount))
+        writer.template(#","raw_x":"#)
+        writer.templateValue(Int64(touch.contact.x))
+        writer.template(#","raw_y":"#)
+        writer.templateValue(Int64(touch.contact.y))
+        FingerEventEncoder.templateAttributes(touch.contact, into: &writer)
+        writer.template("}\n")
     }
 
     public static func encode(_ gesture: GestureEvent, region: String, into writer: inout JSONWriter) {

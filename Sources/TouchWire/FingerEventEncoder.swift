@@ -33,6 +33,43 @@ public enum FingerEventEncoder {
         if let value = contact.toolType { writer.field("tool", ToolType.name(value)) }
     }
 
+    /// The optional attributes inside a template-written line (`JSONWriter.template`): the same keys and values
+    /// as `encodeAttributes`.
+    public static func templateAttributes(_ contact: ContactState, into writer: inout JSONWriter) {
+        if let value = contact.pressure {
+            writer.template(#","pressure":"#)
+            writer.templateValue(Int64(value))
+        }
+        if let value = contact.touchMajor {
+            writer.template(#","touch_major":"#)
+            writer.templateValue(Int64(value))
+        }
+        if let value = contact.touchMinor {
+            writer.template(#","touch_minor":"#)
+            writer.templateValue(Int64(value))
+        }
+        if let value = contact.widthMajor {
+            writer.template(#","width_major":"#)
+            writer.templateValue(Int64(value))
+        }
+        if let value = contact.widthMinor {
+            writer.template(#","width_minor":"#)
+            writer.templateValue(Int64(value))
+        }
+        if let value = contact.orientation {
+            writer.template(#","orientation":"#)
+            writer.templateValue(Int64(value))
+        }
+        if let value = contact.distance {
+            writer.template(#","distance":"#)
+            writer.templateValue(Int64(value))
+        }
+        if let value = contact.toolType {
+            writer.template(#","tool":"#)
+            writer.templateValue(ToolType.name(value))
+        }
+    }
+
     /// Appends the end-of-frame line.
     public static func encodeFrame(time: EventTime, device: String, into writer: inout JSONWriter) {
         writer.beginObject()
