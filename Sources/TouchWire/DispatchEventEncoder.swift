@@ -74,34 +74,73 @@ public enum DispatchEventEncoder {
         writer.template("}\n")
     }
 
+    /// Gesture lines come with every `changed` of a drag or pinch: a template too.
     public static func encode(_ gesture: GestureEvent, region: String, into writer: inout JSONWriter) {
-        writer.beginObject()
-        writer.field("type", "gesture")
-        writer.field("region", region)
-        writer.field("gesture", gesture.name)
-        writer.field("kind", gesture.kind.rawValue)
-        writer.field("state", gesture.event.rawValue)
-        writer.field("time_us", gesture.time.microseconds)
-        writer.field("x", gesture.location.x)
-        writer.field("y", gesture.location.y)
-        writer.field("fingers", gesture.fingers)
+        writer.template(#"{"type":"gesture","region":"#)
+        writer.templateValue(region)
+        writer.template(#","gesture":"#)
+        writer.templateValue(gesture.name)
+        writer.template(kindField(gesture.kind))
+        writer.template(stateField(gesture.event))
+        writer.template(#","time_us":"#)
+        writer.templateValue(gesture.time.microseconds)
+        writer.template(#","x":"#)
+        writer.templateValue(gesture.location.x)
+        writer.template(#","y":"#)
+        writer.templateValue(gesture.location.y)
+        writer.template(#","fingers":"#)
+        writer.templateValue(Int64(gesture.fingers))
         switch gesture.kind {
         case .tap:
-            writer.field("taps", gesture.taps)
+            writer.template(#","taps":"#)
+            writer.templateValue(Int64(gesture.taps))
         case .drag, .longPressDrag, .longPress:
-            writer.field("dx", gesture.translation.x)
-            writer.field("dy", gesture.translation.y)
-            writer.field("vx", gesture.velocity.x)
-            writer.field("vy", gesture.velocity.y)
+            writer.template(#","dx":"#)
+            writer.templateValue(gesture.translation.x)
+            writer.template(#","dy":"#)
+            writer.templateValue(gesture.translation.y)
+            writer.template(#","vx":"#)
+            writer.templateValue(gesture.velocity.x)
+            writer.template(#","vy":"#)
+            writer.templateValue(gesture.velocity.y)
         case .swipe:
-            writer.field("dx", gesture.translation.x)
-            writer.field("dy", gesture.translation.y)
-            if let direction = gesture.direction { writer.field("direction", direction.rawValue) }
+            writer.template(#","dx":"#)
+            writer.templateValue(gesture.translation.x)
+            writer.template(#","dy":"#)
+            writer.templateValue(gesture.translation.y)
+            if let direction = gesture.direction {
+                writer.template(#","direction":"#)
+                writer.templateValue(direction.rawValue)
+            }
         case .pinch, .rotate:
-            writer.field("scale", gesture.scale, decimals: 4)
-            writer.field("rotation", gesture.rotation, decimals: 2)
+            writer.template(#","scale":"#)
+            writer.templateValue(gesture.scale, decimals: 4)
+            writer.template(#","rotation":"#)
+            writer.templateValue(gesture.rotation, decimals: 2)
         }
-        writer.endObject()
-        writer.newline()
+        writer.template("}\n")
+    }
+
+    private static func kindField(_ kind: GestureKind) -> StaticString {
+        switch kind {
+        case .tap: #","kind":"tap""#
+        case .longPress: #","kind":"long-press""#
+        case .drag: #","kind":"drag""#
+        case .longPressDrag: #","kind":"long-press-drag""#
+        case .swipe: #","kind":"swipe""#
+        case .pinch: #","kind":"pinch""#
+        case .rotate: #","kind":"rotate""#
+        }
+    }
+
+    private static func stateField(_ state: GestureEventKind) -> StaticString {
+        switch state {
+        case .pressing: #","state":"pressing""#
+        case .began: #","state":"began""#
+        case .changed: #","state":"changed""#
+        case .ended: #","state":"ended""#
+        case .failed: #","state":"failed""#
+        case .cancelled: #","state":"cancelled""#
+        }
     }
 }
