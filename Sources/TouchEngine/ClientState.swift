@@ -49,6 +49,10 @@ final class ClientState {
     /// idle timeout does not read, and is closed.
     var isStalled: Bool { !queue.isEmpty && (isBackpressured || hasPendingItems) }
 
+    /// Whether the client subscribed to events like this one. Reads the subscription in place: binding it to a
+    /// local would copy its three sets (three retains and releases per event per client).
+    func admits(_ route: EventRoute) -> Bool { subscription?.admits(route) ?? false }
+
     /// What the socket should be watched for now.
     var wantedInterest: Interest {
         var interest: Interest = []

@@ -25,7 +25,7 @@ extension Engine {
             while index < subscribers.count {
                 let client = subscribers[index]
                 index += 1
-                guard let subscription = client.subscription, subscription.admits(route) else { continue }
+                guard client.admits(route) else { continue }
                 let outcome = writer.withUnsafeBytes { client.queue.enqueue($0, kind: route.queueKind) }
                 settle(outcome, for: client)
                 if client.isClosed { index -= 1 }
