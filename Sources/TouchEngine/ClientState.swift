@@ -40,6 +40,15 @@ final class ClientState {
         lastDrained = now
     }
 
+    /// Queues a line. An empty queue had nothing waiting, so the wait for the client to read starts with this
+    /// line, not at the last flush that emptied the queue (perhaps long ago: the client would be stalled at once).
+    func enqueue(
+        _ bytes: UnsafeRawBufferPointer, kind: OutboundQueue.Kind, at now: EventTime
+    ) -> OutboundQueue.Outcome {
+        if queue.isEmpty { lastDrained = now }
+        return queue.enqueue(bytes, kind: kind)
+    }
+
     /// Whether requests wait: the replies queued are over the high-water mark.
     var isBackpressured: Bool { queue.isOverHighWater }
 

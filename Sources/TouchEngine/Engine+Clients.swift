@@ -128,7 +128,7 @@ extension Engine {
 
     /// Queues the answer to a client's request: never dropped; bounded by backpressure, not by the queue limit.
     func reply(_ bytes: [UInt8], to client: ClientState) {
-        _ = client.queue.enqueue(bytes, kind: .reply)
+        _ = bytes.withUnsafeBytes { client.enqueue($0, kind: .reply, at: now) }
         requestFlush(client)
     }
 

@@ -26,7 +26,7 @@ extension Engine {
                 let client = subscribers[index]
                 index += 1
                 guard client.admits(route) else { continue }
-                let outcome = writer.withUnsafeBytes { client.queue.enqueue($0, kind: route.queueKind) }
+                let outcome = writer.withUnsafeBytes { client.enqueue($0, kind: route.queueKind, at: now) }
                 settle(outcome, for: client)
                 if client.isClosed { index -= 1 }
             }
@@ -37,7 +37,7 @@ extension Engine {
     func notify(_ bytes: [UInt8], kind: EventKind) {
         for client in subscribers {
             guard let subscription = client.subscription, subscription.admits(kind) else { continue }
-            settle(client.queue.enqueue(bytes, kind: .essential), for: client)
+            settle(bytes.withUnsafeBytes { client.enqueue($0, kind: .essential, at: now) }, for: client)
         }
     }
 
