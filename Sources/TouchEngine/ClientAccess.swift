@@ -34,7 +34,8 @@ public struct ClientAccess: Equatable, Sendable {
         }
         let limit = mayChangeScene ? maximum : maximum - reserved
         guard connected < limit else {
-            let which = mayChangeScene ? "" : " (\(reserved) more are kept for root and the scene groups)"
+            let which =
+                mayChangeScene || reserved == 0 ? "" : " (\(reserved) more are kept for root and the scene groups)"
             return .refuse(code: "too-many-clients", message: "the limit of \(limit) clients is reached\(which)")
         }
         return .admit(Permissions(subscribe: true, changeScene: mayChangeScene))

@@ -54,9 +54,9 @@ final class ClientState {
 
     var hasPendingItems: Bool { pendingHead < pendingItems.count }
 
-    /// Replies wait for the client to read them while its requests wait too: a client that stays so for the whole
-    /// idle timeout does not read, and is closed.
-    var isStalled: Bool { !queue.isEmpty && (isBackpressured || hasPendingItems) }
+    /// Bytes wait for a client that is not reading: its requests wait too (backpressure), or it has ended its input
+    /// and only its replies are left. A client that stays so for the whole idle timeout is closed.
+    var isStalled: Bool { !queue.isEmpty && (isBackpressured || hasPendingItems || inputClosed) }
 
     /// Whether the client subscribed to events like this one. Reads the subscription in place: binding it to a
     /// local would copy its three sets (three retains and releases per event per client).

@@ -36,7 +36,6 @@ extension Engine {
                 devices: deviceSummaries, scene: scene, sceneVersion: sceneVersion, permissions: permissions),
             to: client)
         reportStatus()
-        scheduleHousekeeping(at: time + settings.idleTimeout)
         return .admitted(client.id)
     }
 
@@ -70,7 +69,8 @@ extension Engine {
     }
 
     /// Hands all of the client's queued bytes to `write` at once (one system call), then answers its waiting
-    /// requests while the queue stays drained, writing again as it goes, until none waits or the socket is full.
+    /// requests while the queue is down to a quarter, writing again as it goes, until none waits or the socket is
+    /// full.
     /// Requests are handled only here and in `receive`, never inside another client's flush: a request that
     /// changes the scene queues lines for every client, and must not start the next request of the same client
     /// inside its own handling (replies out of order, unbounded recursion).
@@ -98,7 +98,9 @@ extension Engine {
                 disconnect(client, reason: "closed the connection")
                 return
             }
-            guard client.queue.isEmpty, client.hasPendingItems else { break }
+            // Waiting requests are answered once the queue is down to a quarter (docs/protocol.md): each turn of
+            // this loop either answers one or more (queueing their replies) or stops.
+            guard client.hasPendingItems, client.queue.isUnderLowWater else { break }
             handlePending(of: client)
             guard !client.isClosed else { return }
         }
@@ -107,7 +109,6 @@ extension Engine {
             client.interest = interest
             effects.append(.watch(id, interest))
         }
-        if client.isStalled { scheduleHousekeeping(at: client.lastDrained + settings.idleTimeout) }
     }
 
     /// Asks the adapter (once per turn) to flush the client.

@@ -68,7 +68,7 @@ extension Engine {
         }
         devices[index] = device
         reportStatus()
-        notify(ServerMessages.deviceAdded(device.summary), kind: .device)
+        notify(ServerMessages.deviceAdded(device.summary), kind: .device, device: name)
         return DeviceHandle(index)
     }
 
@@ -109,6 +109,7 @@ extension Engine {
     /// The device's stream ended (a recording's last event, a pass of a loop): fingers still down never lifted,
     /// so they end with cancel (docs/protocol.md, "End of stream"). The device stays.
     public func endOfStream(_ id: DeviceHandle, at time: EventTime) {
+        now = max(now, time)
         cancelTouches(of: id, at: time)
     }
 
@@ -120,7 +121,7 @@ extension Engine {
         devices[id.index] = nil
         log(.notice, "\(device.node): \(reason); its touches were cancelled")
         reportStatus()
-        notify(ServerMessages.deviceRemoved(key: device.tag.name), kind: .device)
+        notify(ServerMessages.deviceRemoved(key: device.tag.name), kind: .device, device: device.tag.name)
     }
 
     func cancelTouches(of id: DeviceHandle, at time: EventTime) {

@@ -33,10 +33,11 @@ extension Engine {
         }
     }
 
-    /// Sends a notice (device, scene) to subscribers of that kind.
-    func notify(_ bytes: [UInt8], kind: EventKind) {
+    /// Sends a notice (device, scene) to subscribers of that kind; a device notice only to those whose device
+    /// filter admits its device.
+    func notify(_ bytes: [UInt8], kind: EventKind, device: String? = nil) {
         for client in subscribers {
-            guard let subscription = client.subscription, subscription.admits(kind) else { continue }
+            guard client.subscription?.admits(kind, device: device) == true else { continue }
             settle(bytes.withUnsafeBytes { client.enqueue($0, kind: .essential, at: now) }, for: client)
         }
     }

@@ -45,7 +45,6 @@ public final class Engine {
     var effects: [EngineEffect] = []
     /// Refusals are logged at most once a second (a peer can cause them at will).
     var refusalLog = LogThrottle()
-    var housekeepingDeadline: EventTime?
     /// The latest time an input carried: what a scene change or a cancel without its own time is stamped with.
     var now = EventTime.zero
     /// Sees every decoded finger and dispatched event (`EngineEvent`).

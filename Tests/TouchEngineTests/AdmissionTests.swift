@@ -42,7 +42,8 @@ struct AdmissionTests {
         let harness = EngineHarness(settings: Fixtures.settings(maximum: 1, reserved: 0))
         let admitted = try harness.client(Fixtures.user)
         let statuses = harness.statuses.count
-        #expect(goodbye(harness.connect(Fixtures.user)) != nil)
+        // With none reserved the message speaks of no reserved connections.
+        #expect(goodbye(harness.connect(Fixtures.user))?.string("message") == "the limit of 1 clients is reached")
         #expect(harness.statuses.count == statuses)
         #expect(harness.closed.isEmpty)
         // Numbers are never reused nor spent on refusals: the next admitted client is the second.

@@ -50,6 +50,22 @@ struct SubscriptionFilterTests {
         #expect(touches(harness[thisDevice].take()).count == 6)
     }
 
+    @Test("a devices filter also picks the device notices: event7's subscriber hears nothing of event3")
+    func deviceNoticesFiltered() throws {
+        let harness = EngineHarness()
+        let all = try harness.client()
+        try harness.subscribe(all, #""events":["device"]"#)
+        let other = try harness.client()
+        try harness.subscribe(other, #""events":["device"],"devices":["event7"]"#)
+        let same = try harness.client()
+        try harness.subscribe(same, #""events":["device"],"devices":["event3"]"#)
+        let device = try harness.addDevice(Fixtures.touchscreen(key: "event3"))
+        harness.removeDevice(device)
+        #expect(harness[all].take().types == ["device-added", "device-removed"])
+        #expect(harness[other].take().isEmpty)
+        #expect(harness[same].take().types == ["device-added", "device-removed"])
+    }
+
     @Test("after unsubscribe no event arrives; subscribing again brings them back")
     func unsubscribeStops() throws {
         let harness = EngineHarness()
