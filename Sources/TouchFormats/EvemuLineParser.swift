@@ -19,6 +19,12 @@ struct EvemuLineParser: RecordingLineParser {
 
     mutating func parseLine(_ line: ArraySlice<UInt8>, number: Int) throws(RecordingError) {
         guard let first = line.first else { return }
+        // Nearly every line is an event: read straight from its bytes (which then hold no NUL), or by the general
+        // path below when it is anything but plain (a comment, a sign, a 0x, something to report).
+        if first == UInt8(ascii: "E"), let event = EvemuEventLine.parse(line) {
+            events.append(event)
+            return
+        }
         if let nul = line.firstIndex(of: 0) {
             throw error(
                 .badLine, number, nil,
