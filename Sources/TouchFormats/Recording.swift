@@ -52,7 +52,7 @@ public struct Recording: Sendable {
 
 /// All a recording says but its events: what `touchd replay`'s summary reports, and all a streaming reader keeps
 /// after its first pass.
-public struct RecordingInfo: Sendable {
+public struct RecordingInfo: Equatable, Sendable {
     public var format: RecordingFormat
     public var description: DeviceDescription
     public var descriptionSource: DescriptionSource
