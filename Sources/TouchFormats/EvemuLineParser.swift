@@ -17,6 +17,12 @@ struct EvemuLineParser: RecordingLineParser {
 
     var parsedDescription: DeviceDescription? { hasDescription ? description : nil }
 
+    mutating func parseFastEvent(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let event = EvemuEventLine.parse(line) else { return false }
+        events.append(event)
+        return true
+    }
+
     mutating func parseLine(_ line: ArraySlice<UInt8>, number: Int) throws(RecordingError) {
         guard let first = line.first else { return }
         // Nearly every line is an event: read straight from its bytes (which then hold no NUL), or by the general

@@ -31,9 +31,12 @@ struct LinePass<Parser: RecordingLineParser>: EventPass {
         try lines.rewind()
         var parser = makeParser()
         parser.events.reserveCapacity(batchSize)
-        while let line = try lines.next() {
+        while let range = try lines.nextRange() {
+            let fast = lines.buffer.bytes.withUnsafeBufferPointer { bytes in
+                parser.parseFastEvent(UnsafeBufferPointer(rebasing: bytes[range]))
+            }
             do throws(RecordingError) {
-                try parser.parseLine(line, number: lines.number)
+                if !fast { try parser.parseLine(lines.buffer.bytes[range], number: lines.number) }
             } catch {
                 guard skipBadLines else { throw error }
                 skip(error)

@@ -76,14 +76,20 @@ struct LineReader {
     /// The next line without its `\n` (nor a `\r` before it), or nil at the end. The slice is valid until the next
     /// call.
     mutating func next() throws(RecordingError) -> ArraySlice<UInt8>? {
+        guard let range = try nextRange() else { return nil }
+        return buffer.bytes[range]
+    }
+
+    /// Where the next line is in `buffer.bytes`, as `next()` would return it: a reader that looks at the bytes
+    /// through a pointer makes no slice (and no reference count traffic) for a line it reads whole.
+    mutating func nextRange() throws(RecordingError) -> Range<Int>? {
         if !checkedByteOrderMark { try skipByteOrderMark() }
         while true {
             let start = buffer.start
             let end = buffer.end
+            let from = start + scanned
             let newline = buffer.bytes.withUnsafeBufferPointer { bytes in
-                var index = start + scanned
-                while index < end && bytes[index] != ASCII.newline { index += 1 }
-                return index
+                ByteSearch.first(ASCII.newline, in: bytes, from: from, to: end)
             }
             if newline < end {
                 scanned = 0
@@ -111,11 +117,11 @@ struct LineReader {
         checkedByteOrderMark = false
     }
 
-    private mutating func line(_ start: Int, _ newline: Int) -> ArraySlice<UInt8> {
+    private mutating func line(_ start: Int, _ newline: Int) -> Range<Int> {
         number += 1
         var end = newline
         if !keepsCarriageReturn && end > start && buffer.bytes[end - 1] == ASCII.carriageReturn { end -= 1 }
-        return buffer.bytes[start..<end]
+        return start..<end
     }
 
     private mutating func skipByteOrderMark() throws(RecordingError) {
