@@ -41,6 +41,9 @@ done
 "$( [ -x .build/release/touchd-bench ] && echo .build/release/touchd-bench || echo true )" make-looped "$OUT/seed.evemu" "$OUT/corpus/raw/demo.raw" 500 config/demo/panel.evemu >/dev/null 2>&1 || true
 seed getevent $(ls $R/android-getevent-MonkeyHelper/original/*.txt 2>/dev/null | head -6)
 seed evtest $(ls $R/chromiumos-firmware_TouchMTB/original/data/*.dat 2>/dev/null | head -6)
+# The streaming reader against the whole-file reader: text of every format, and raw dumps.
+seed stream config/demo/panel.evemu $R/libinput-record-yaml/*.yml* $(ls $R/evemu/*.event $R/android-getevent-MonkeyHelper/original/*.txt $R/chromiumos-firmware_TouchMTB/original/data/*.dat 2>/dev/null | head -12)
+cp "$OUT"/corpus/raw/* "$OUT/corpus/stream/" 2>/dev/null || true
 seed decoder
 seed scene config/demo/scene.json config/scene.example.json
 seed config config/touchd.json
@@ -48,7 +51,7 @@ seed protocol
 printf '{"op":"subscribe","events":["touch"],"regions":["a"]}\n{"op":"ping","id":1}\n' > "$OUT/corpus/protocol/requests"
 printf '{"op":"set-scene","scene":{"size":[10,10],"regions":[{"id":"a","frame":[0,0,5,5]}]}}\n' > "$OUT/corpus/protocol/scene"
 status=0
-for target in ${FUZZ_TARGETS:-evemu yaml raw getevent evtest decoder replay scene config protocol}; do
+for target in ${FUZZ_TARGETS:-evemu yaml raw getevent evtest stream decoder replay scene config protocol}; do
     log="$OUT/$target.log"
     started=$(date +%s)
     if SWIFT_BACKTRACE=enable=no FUZZ_TARGET=$target "$FUZZ" -max_total_time="$SECONDS_PER_TARGET" -print_final_stats=1 \

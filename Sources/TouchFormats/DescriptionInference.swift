@@ -8,21 +8,15 @@ import TouchCore
 /// for streams that never send `ABS_MT_SLOT`). The result is approximate, and readers say so.
 public enum DescriptionInference {
     public static func infer(from events: [InputEvent], name: String = "unknown device") -> DeviceDescription {
-        var codes: [UInt16: Set<UInt16>] = [:]
-        var lowest: [UInt16: Int32] = [:]
-        var highest: [UInt16: Int32] = [:]
-        var sawContactReport = false
-        for event in events {
-            if event.type == EventType.syn {
-                if event.code == SynCode.mtReport { sawContactReport = true }
-                continue
-            }
-            codes[event.type, default: []].insert(event.code)
-            guard event.type == EventType.abs else { continue }
-            if event.code == AbsCode.mtTrackingID && event.value < 0 { continue }
-            lowest[event.code] = min(lowest[event.code] ?? event.value, event.value)
-            highest[event.code] = max(highest[event.code] ?? event.value, event.value)
-        }
+        var statistics = EventStatistics()
+        for event in events { statistics.note(event) }
+        return infer(from: statistics, name: name)
+    }
+
+    /// The same guess from what a pass over the events noted, so a streaming reader need not keep them.
+    public static func infer(from statistics: EventStatistics, name: String = "unknown device") -> DeviceDescription {
+        let codes = statistics.codes
+        let (lowest, highest) = statistics.absoluteRanges
         var absInfo: [UInt16: AbsInfo] = [:]
         for (code, high) in highest {
             let low = min(0, lowest[code] ?? 0)
@@ -38,7 +32,7 @@ public enum DescriptionInference {
                 absInfo[code] = AbsInfo(minimum: 0, maximum: 1)
             }
         }
-        if sawContactReport {
+        if statistics.sawContactReport {
             absInfo[AbsCode.mtSlot] = nil
         } else if absInfo[AbsCode.mtPositionX] != nil {
             absInfo[AbsCode.mtSlot] = AbsInfo(minimum: 0, maximum: max(0, highest[AbsCode.mtSlot] ?? 0))
@@ -51,10 +45,17 @@ public enum DescriptionInference {
     /// - Returns: the codes that were added.
     @discardableResult
     public static func complete(_ description: inout DeviceDescription, from events: [InputEvent]) -> [UInt16] {
-        let used = Set(events.lazy.filter { $0.type == EventType.abs }.map(\.code))
+        var statistics = EventStatistics()
+        for event in events { statistics.note(event) }
+        return complete(&description, from: statistics)
+    }
+
+    @discardableResult
+    public static func complete(_ description: inout DeviceDescription, from statistics: EventStatistics) -> [UInt16] {
+        let used = statistics.codes[EventType.abs] ?? []
         let missing = used.filter { description.absInfo[$0] == nil && $0 != AbsCode.mtSlot }
         guard !missing.isEmpty else { return [] }
-        let inferred = infer(from: events)
+        let inferred = infer(from: statistics)
         for code in missing {
             guard let info = inferred.absInfo[code] else { continue }
             description.absInfo[code] = info

@@ -8,65 +8,82 @@ public enum EvtestReader {
         throws(RecordingError)
         -> Recording
     {
-        var description = DeviceDescription()
-        var hasDescription = false
-        var events: [InputEvent] = []
+        var parser = EvtestLineParser(file: file)
         var skipped: [RecordingError] = []
-        var currentType: UInt16?
-        var currentAxis: UInt16?
-        try forEachLine(in: bytes) { (lineBytes, number) throws(RecordingError) in
-            let line = String(bytes: lineBytes)
-            let trimmed = line.drop { $0 == " " || $0 == "\t" }
-            if trimmed.hasPrefix("Event: time ") {
-                do throws(RecordingError) {
-                    events.append(try parseEvent(trimmed, number: number, file: file))
-                } catch {
-                    guard options.skipBadLines else { throw error }
-                    skipped.append(error)
-                }
-            } else if trimmed.hasPrefix("Input device name: ") {
-                description.name = String(trimmed.dropFirst("Input device name: ".count)).trimmingQuotes()
-                hasDescription = true
-            } else if trimmed.hasPrefix("Input device ID: ") {
-                let words = trimmed.split(separator: " ")
-                func field(_ name: String) -> UInt16 {
-                    guard let index = words.firstIndex(of: Substring(name)), index + 1 < words.count else { return 0 }
-                    return NumberParsing.hex16(ArraySlice(words[index + 1].utf8)) ?? 0
-                }
-                description.id = DeviceID(
-                    bustype: field("bus"), vendor: field("vendor"), product: field("product"), version: field("version")
-                )
-            } else if trimmed.hasPrefix("Event type ") {
-                currentType = Self.number(after: "Event type ", in: trimmed).flatMap { UInt16(exactly: $0) }
-                currentAxis = nil
-            } else if trimmed.hasPrefix("Event code "), let type = currentType {
-                guard let code = Self.number(after: "Event code ", in: trimmed).flatMap({ UInt16(exactly: $0) }) else {
-                    return
-                }
-                description.codes[type, default: []].insert(code)
-                currentAxis = type == EventType.abs ? code : nil
-                if let axis = currentAxis { description.absInfo[axis] = AbsInfo(minimum: 0, maximum: 0) }
-            } else if let axis = currentAxis, let space = trimmed.firstIndex(of: " ") {
-                let key = trimmed[trimmed.startIndex..<space]
-                guard let value = Int32(trimmed[space...].trimmingSpaces()) else { return }
-                switch key {
-                case "Value": description.absInfo[axis]?.value = value
-                case "Min": description.absInfo[axis]?.minimum = value
-                case "Max": description.absInfo[axis]?.maximum = value
-                case "Fuzz": description.absInfo[axis]?.fuzz = value
-                case "Flat": description.absInfo[axis]?.flat = value
-                case "Resolution": description.absInfo[axis]?.resolution = value
-                default: break
-                }
-            } else if trimmed.hasPrefix("Property type "),
-                let property = Self.number(after: "Property type ", in: trimmed)
-            {
-                description.properties.insert(UInt16(clamping: property))
+        try forEachLine(in: bytes) { (line, number) throws(RecordingError) in
+            do throws(RecordingError) {
+                try parser.parseLine(line, number: number)
+            } catch {
+                guard options.skipBadLines else { throw error }
+                skipped.append(error)
             }
         }
         return Recording(
-            format: .evtest, description: hasDescription ? description : DeviceDescription(),
-            descriptionSource: hasDescription ? .embedded : .inferred, events: events, skipped: skipped)
+            format: .evtest, description: parser.parsedDescription ?? DeviceDescription(),
+            descriptionSource: parser.parsedDescription == nil ? .inferred : .embedded, events: parser.events,
+            skipped: skipped)
+    }
+}
+
+/// evtest text a line at a time (`EvtestReader` has the format): header lines build the description, event lines
+/// append to `events`. Only an event line can be malformed; the header's other lines are read as far as they go.
+struct EvtestLineParser: RecordingLineParser {
+    let file: String
+    var events: [InputEvent] = []
+    var version: String? { nil }
+    private var description = DeviceDescription()
+    private var hasDescription = false
+    private var currentType: UInt16?
+    private var currentAxis: UInt16?
+
+    init(file: String) { self.file = file }
+
+    var parsedDescription: DeviceDescription? { hasDescription ? description : nil }
+
+    mutating func parseLine(_ lineBytes: ArraySlice<UInt8>, number: Int) throws(RecordingError) {
+        let line = String(bytes: lineBytes)
+        let trimmed = line.drop { $0 == " " || $0 == "\t" }
+        if trimmed.hasPrefix("Event: time ") {
+            events.append(try Self.parseEvent(trimmed, number: number, file: file))
+        } else if trimmed.hasPrefix("Input device name: ") {
+            description.name = String(trimmed.dropFirst("Input device name: ".count)).trimmingQuotes()
+            hasDescription = true
+        } else if trimmed.hasPrefix("Input device ID: ") {
+            let words = trimmed.split(separator: " ")
+            func field(_ name: String) -> UInt16 {
+                guard let index = words.firstIndex(of: Substring(name)), index + 1 < words.count else { return 0 }
+                return NumberParsing.hex16(ArraySlice(words[index + 1].utf8)) ?? 0
+            }
+            description.id = DeviceID(
+                bustype: field("bus"), vendor: field("vendor"), product: field("product"), version: field("version")
+            )
+        } else if trimmed.hasPrefix("Event type ") {
+            currentType = Self.number(after: "Event type ", in: trimmed).flatMap { UInt16(exactly: $0) }
+            currentAxis = nil
+        } else if trimmed.hasPrefix("Event code "), let type = currentType {
+            guard let code = Self.number(after: "Event code ", in: trimmed).flatMap({ UInt16(exactly: $0) }) else {
+                return
+            }
+            description.codes[type, default: []].insert(code)
+            currentAxis = type == EventType.abs ? code : nil
+            if let axis = currentAxis { description.absInfo[axis] = AbsInfo(minimum: 0, maximum: 0) }
+        } else if let axis = currentAxis, let space = trimmed.firstIndex(of: " ") {
+            let key = trimmed[trimmed.startIndex..<space]
+            guard let value = Int32(trimmed[space...].trimmingSpaces()) else { return }
+            switch key {
+            case "Value": description.absInfo[axis]?.value = value
+            case "Min": description.absInfo[axis]?.minimum = value
+            case "Max": description.absInfo[axis]?.maximum = value
+            case "Fuzz": description.absInfo[axis]?.fuzz = value
+            case "Flat": description.absInfo[axis]?.flat = value
+            case "Resolution": description.absInfo[axis]?.resolution = value
+            default: break
+            }
+        } else if trimmed.hasPrefix("Property type "),
+            let property = Self.number(after: "Property type ", in: trimmed)
+        {
+            description.properties.insert(UInt16(clamping: property))
+        }
     }
 
     private static func number(after prefix: String, in text: Substring) -> Int? {

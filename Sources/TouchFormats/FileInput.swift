@@ -10,21 +10,28 @@ enum FileInput {
         do {
             return try FileReader.read(path, standardInput: true)
         } catch {
-            switch error.reason {
-            case .directory: throw RecordingError(.unreadable, file: error.path, "is a directory, not a recording")
-            case .characterDevice:
-                throw RecordingError(
-                    .unreadable, file: error.path,
-                    "is a character device: to use a live device run touchd run, to capture it touchd record")
-            default: throw RecordingError(.unreadable, file: error.path, error.message)
-            }
+            throw recordingError(error)
+        }
+    }
+
+    /// A file reader's failure as a recording error, with the same words whichever way the file was read.
+    static func recordingError(_ error: FileReader.Failure) -> RecordingError {
+        switch error.reason {
+        case .directory: RecordingError(.unreadable, file: error.path, "is a directory, not a recording")
+        case .characterDevice:
+            RecordingError(
+                .unreadable, file: error.path,
+                "is a character device: to use a live device run touchd run, to capture it touchd record")
+        default: RecordingError(.unreadable, file: error.path, error.message)
         }
     }
 }
 
 /// A UTF-8 byte order mark (EF BB BF) some editors put at the start of a text file: not part of the text.
 enum ByteOrderMark {
+    static let bytes: [UInt8] = [0xEF, 0xBB, 0xBF]
+
     static func stripped(_ bytes: [UInt8]) -> [UInt8] {
-        bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
+        bytes.starts(with: Self.bytes) ? Array(bytes.dropFirst(3)) : bytes
     }
 }

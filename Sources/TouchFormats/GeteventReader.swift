@@ -8,20 +8,34 @@ public enum GeteventReader {
         throws(RecordingError)
         -> ParsedEvents
     {
-        var events: [InputEvent] = []
+        var parser = GeteventLineParser(file: file)
         var skipped: [RecordingError] = []
         try forEachLine(in: bytes) { (line, number) throws(RecordingError) in
-            guard let open = line.firstIndex(where: { !ASCII.isSpace($0) }), line[open] == UInt8(ascii: "["),
-                let close = line.firstIndex(of: UInt8(ascii: "]"))
-            else { return }
             do throws(RecordingError) {
-                events.append(try parseEvent(line, open: open, close: close, number: number, file: file))
+                try parser.parseLine(line, number: number)
             } catch {
                 guard options.skipBadLines else { throw error }
                 skipped.append(error)
             }
         }
-        return ParsedEvents(events: events, skipped: skipped)
+        return ParsedEvents(events: parser.events, skipped: skipped)
+    }
+}
+
+/// getevent text a line at a time (`GeteventReader` has the format); it says nothing of the device.
+struct GeteventLineParser: RecordingLineParser {
+    let file: String
+    var events: [InputEvent] = []
+    var parsedDescription: DeviceDescription? { nil }
+    var version: String? { nil }
+
+    init(file: String) { self.file = file }
+
+    mutating func parseLine(_ line: ArraySlice<UInt8>, number: Int) throws(RecordingError) {
+        guard let open = line.firstIndex(where: { !ASCII.isSpace($0) }), line[open] == UInt8(ascii: "["),
+            let close = line.firstIndex(of: UInt8(ascii: "]"))
+        else { return }
+        events.append(try Self.parseEvent(line, open: open, close: close, number: number, file: file))
     }
 
     private static func parseEvent(

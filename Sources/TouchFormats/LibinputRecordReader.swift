@@ -5,8 +5,21 @@ import TouchCore
 /// Unknown keys are ignored, as libinput's own replay does.
 public enum LibinputRecordReader {
     public static func parse(_ bytes: [UInt8], file: String, deviceIndex: Int = 0) throws(RecordingError) -> Recording {
-        var parser = MiniYAMLParser(text: String(decoding: bytes, as: UTF8.self), file: file)
+        var parser = MiniYAMLParser(source: YAMLTextLines(text: String(decoding: bytes, as: UTF8.self)), file: file)
         let document = try parser.parseDocument()
+        let (device, description) = try readDevice(document, index: deviceIndex, file: file)
+        var events = EventItems(device: deviceIndex, file: file)
+        for frame in device["events"]?.items ?? [] { try events.append(frame) }
+        return Recording(
+            format: .libinputRecord, description: description, descriptionSource: .embedded,
+            events: events.events, version: "1")
+    }
+
+    /// The device at `index` in a parsed document and its description, checked in this order: the version, the
+    /// device list, the device, its description.
+    static func readDevice(_ document: YAMLNode, index deviceIndex: Int, file: String) throws(RecordingError)
+        -> (device: YAMLNode, description: DeviceDescription)
+    {
         guard let version = document["version"] else {
             throw RecordingError(
                 .missingField, file: file, line: 1, field: "version",
@@ -34,10 +47,24 @@ public enum LibinputRecordReader {
                 .missingField, file: file, line: device.line, field: path + ".evdev",
                 "expected the device's 'evdev' description")
         }
-        let description = try readDescription(evdev, path: path + ".evdev", file: file)
+        return (device, try readDescription(evdev, path: path + ".evdev", file: file))
+    }
+
+    /// The events of one device's frames (items of its `events` list), taken a frame at a time.
+    struct EventItems {
+        let path: String
+        let file: String
         var events: [InputEvent] = []
-        for (frameIndex, frame) in (device["events"]?.items ?? []).enumerated() {
-            guard let list = frame["evdev"]?.items else { continue }  // e.g. libinput's own event echo
+        private var frameIndex = 0
+
+        init(device: Int, file: String) {
+            path = "devices[\(device)]"
+            self.file = file
+        }
+
+        mutating func append(_ frame: YAMLNode) throws(RecordingError) {
+            defer { frameIndex += 1 }
+            guard let list = frame["evdev"]?.items else { return }  // e.g. libinput's own event echo
             for item in list {
                 let field = "\(path).events[\(frameIndex)].evdev"
                 let numbers = try integers(item, count: 5, field: field, file: file)
@@ -56,9 +83,6 @@ public enum LibinputRecordReader {
                 events.append(InputEvent(time: time, type: type, code: code, value: value))
             }
         }
-        return Recording(
-            format: .libinputRecord, description: description, descriptionSource: .embedded,
-            events: events, version: "1")
     }
 
     private static func readDescription(_ evdev: YAMLNode, path: String, file: String) throws(RecordingError)

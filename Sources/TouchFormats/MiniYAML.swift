@@ -39,102 +39,183 @@ indirect enum YAMLNode: Equatable {
     }
 }
 
-struct MiniYAMLParser {
-    struct Line {
-        var indent: Int
-        var text: Substring
-        var number: Int
+/// One line of YAML as `MiniYAMLParser` reads it: its indent, its text without the comment and trailing blanks.
+struct YAMLLine {
+    var indent: Int
+    var text: Substring
+    var number: Int
+
+    /// The line made of `raw` (line `number`), or nil for a blank or comment-only line, which the parser skips.
+    init?(_ raw: Substring, number: Int) {
+        let content = Self.stripComment(raw)
+        let trimmed = content.drop { $0 == " " }
+        guard !trimmed.allSatisfy({ $0 == " " || $0 == "\r" || $0 == "\t" }) else { return nil }
+        indent = content.count - trimmed.count
+        var text = trimmed
+        while let last = text.last, last == " " || last == "\r" || last == "\t" { text = text.dropLast() }
+        self.text = text
+        self.number = number
     }
 
-    private var lines: [Line] = []
-    private var index = 0
-    private let file: String
+    init(indent: Int, text: Substring, number: Int) {
+        self.indent = indent
+        self.text = text
+        self.number = number
+    }
 
-    init(text: String, file: String) {
-        self.file = file
+    /// The line up to a `#` that starts a comment (at the start or after a blank, outside quotes).
+    private static func stripComment(_ line: Substring) -> Substring {
+        var inQuotes = false
+        var previous: Character = " "
+        for position in line.indices {
+            let character = line[position]
+            if character == "\"" { inQuotes.toggle() }
+            if character == "#" && !inQuotes && (previous == " " || previous == "\t" || position == line.startIndex) {
+                return line[line.startIndex..<position]
+            }
+            previous = character
+        }
+        return line
+    }
+}
+
+/// Where `MiniYAMLParser` takes its lines from, one at a time: a whole text, or a stream that holds one line.
+protocol YAMLLineSource {
+    /// The line the parser is at; nil after the last. The parser rewrites it for a `- key: value` item.
+    var current: YAMLLine? { get set }
+    mutating func advance() throws(RecordingError)
+}
+
+/// The lines of a whole text, split at `\n` characters as String splits them (so `\r\n`, one character, is not
+/// a line end).
+struct YAMLTextLines: YAMLLineSource {
+    private var lines: [YAMLLine] = []
+    private var index = 0
+
+    init(text: String) {
         var number = 0
         for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
             number += 1
-            let content = Self.stripComment(raw)
-            let trimmed = content.drop { $0 == " " }
-            guard !trimmed.allSatisfy({ $0 == " " || $0 == "\r" || $0 == "\t" }) else { continue }
-            let indent = content.count - trimmed.count
-            var text = trimmed
-            while let last = text.last, last == " " || last == "\r" || last == "\t" { text = text.dropLast() }
-            lines.append(Line(indent: indent, text: text, number: number))
+            if let line = YAMLLine(raw, number: number) { lines.append(line) }
         }
     }
 
+    var current: YAMLLine? {
+        get { index < lines.count ? lines[index] : nil }
+        set { if let newValue { lines[index] = newValue } }
+    }
+
+    mutating func advance() { index += 1 }
+}
+
+/// Parses the YAML subset above, taking lines from `Source` as it goes. The items of each device's `events`
+/// list (`devices[N].events`, keys met first) can go to `eventItem` instead of into the tree, so that a caller
+/// reading a long recording never holds its events: the tree then has that list empty.
+struct MiniYAMLParser<Source: YAMLLineSource> {
+    /// A step on the way from the document to the node being parsed; `.other` for a key met before in its
+    /// mapping (readers take a key's first value).
+    private enum PathStep: Equatable {
+        case key(String)
+        case index(Int)
+        case other
+    }
+
+    private var source: Source
+    private let file: String
+    private var path: [PathStep] = []
+    /// Takes the items of `devices[N].events`, with N; nil keeps them in the tree.
+    var eventItem: ((_ device: Int, _ item: YAMLNode) -> Void)?
+
+    init(source: Source, file: String) {
+        self.source = source
+        self.file = file
+    }
+
     mutating func parseDocument() throws(RecordingError) -> YAMLNode {
-        guard let first = lines.first else { return .mapping([], line: 1) }
+        guard let first = source.current else { return .mapping([], line: 1) }
         let node = try parseBlock(indent: first.indent)
-        if index < lines.count {
+        if let line = source.current {
             throw error(
-                lines[index].number, "unexpected indentation; expected a key or '- ' item at column \(first.indent + 1)"
-            )
+                line.number, "unexpected indentation; expected a key or '- ' item at column \(first.indent + 1)")
         }
         return node
     }
 
     private mutating func parseBlock(indent: Int) throws(RecordingError) -> YAMLNode {
-        let line = lines[index]
+        let line = source.current!
         if line.text.hasPrefix("- ") || line.text == "-" {
             return try parseSequence(indent: indent)
         }
         return try parseMapping(indent: indent)
     }
 
+    /// The device whose `events` list the parser is at, when its items go to `eventItem`.
+    private var streamedDevice: Int? {
+        guard eventItem != nil, path.count == 3, path[0] == .key("devices"), case .index(let device) = path[1],
+            path[2] == .key("events")
+        else { return nil }
+        return device
+    }
+
     private mutating func parseSequence(indent: Int) throws(RecordingError) -> YAMLNode {
-        let startLine = lines[index].number
+        let startLine = source.current!.number
+        let streamed = streamedDevice
         var items: [YAMLNode] = []
-        while index < lines.count, lines[index].indent == indent,
-            lines[index].text.hasPrefix("- ") || lines[index].text == "-"
-        {
-            let line = lines[index]
+        var count = 0
+        while let line = source.current, line.indent == indent, line.text.hasPrefix("- ") || line.text == "-" {
             let rest = line.text.dropFirst(1).drop { $0 == " " }
             let itemIndent = indent + (line.text.count - rest.count)
+            path.append(.index(count))
+            let item: YAMLNode
             if rest.isEmpty {
-                index += 1
-                guard index < lines.count, lines[index].indent > indent else {
-                    items.append(.scalar("", line: line.number))
-                    continue
+                try source.advance()
+                if let next = source.current, next.indent > indent {
+                    item = try parseBlock(indent: next.indent)
+                } else {
+                    item = .scalar("", line: line.number)
                 }
-                items.append(try parseBlock(indent: lines[index].indent))
             } else if Self.keyValueSplit(rest) != nil {
                 // "- key: value" opens a mapping whose keys line up with "key".
-                lines[index] = Line(indent: itemIndent, text: rest, number: line.number)
-                items.append(try parseMapping(indent: itemIndent))
+                source.current = YAMLLine(indent: itemIndent, text: rest, number: line.number)
+                item = try parseMapping(indent: itemIndent)
             } else {
-                items.append(try parseScalarOrFlow(rest, line: line.number))
-                index += 1
+                item = try parseScalarOrFlow(rest, line: line.number)
+                try source.advance()
+            }
+            path.removeLast()
+            count += 1
+            if let streamed, let eventItem {
+                eventItem(streamed, item)
+            } else {
+                items.append(item)
             }
         }
         return .sequence(items, line: startLine)
     }
 
     private mutating func parseMapping(indent: Int) throws(RecordingError) -> YAMLNode {
-        let startLine = lines[index].number
+        let startLine = source.current!.number
         var entries: [(key: String, value: YAMLNode)] = []
-        while index < lines.count, lines[index].indent == indent {
-            let line = lines[index]
+        while let line = source.current, line.indent == indent {
             if line.text.hasPrefix("- ") { break }
             guard let (key, value) = Self.keyValueSplit(line.text) else {
                 throw error(line.number, "expected 'key: value', found '\(line.text)'")
             }
-            index += 1
+            try source.advance()
             if !value.isEmpty {
                 entries.append((key, try parseScalarOrFlow(value, line: line.number)))
-            } else if index < lines.count,
-                lines[index].indent > indent
-                    || (lines[index].indent == indent && lines[index].text.hasPrefix("- "))
+            } else if let next = source.current,
+                next.indent > indent || (next.indent == indent && next.text.hasPrefix("- "))
             {
-                entries.append((key, try parseBlock(indent: lines[index].indent)))
+                path.append(entries.contains { $0.key == key } ? .other : .key(key))
+                entries.append((key, try parseBlock(indent: next.indent)))
+                path.removeLast()
             } else {
                 entries.append((key, .scalar("", line: line.number)))
             }
         }
-        if index < lines.count, lines[index].indent > indent {
-            throw error(lines[index].number, "unexpected indentation")
+        if let line = source.current, line.indent > indent {
+            throw error(line.number, "unexpected indentation")
         }
         return .mapping(entries, line: startLine)
     }
@@ -181,20 +262,6 @@ struct MiniYAMLParser {
             return String(text.dropFirst().dropLast()).replacingEscapes()
         }
         return String(text)
-    }
-
-    private static func stripComment(_ line: Substring) -> Substring {
-        var inQuotes = false
-        var previous: Character = " "
-        for position in line.indices {
-            let character = line[position]
-            if character == "\"" { inQuotes.toggle() }
-            if character == "#" && !inQuotes && (previous == " " || previous == "\t" || position == line.startIndex) {
-                return line[line.startIndex..<position]
-            }
-            previous = character
-        }
-        return line
     }
 
     private func error(_ line: Int, _ message: String) -> RecordingError {

@@ -6,38 +6,47 @@ public enum RawEventReader {
     public static let recordSize = 24
 
     public static func parse(_ bytes: [UInt8], file: String) throws(RecordingError) -> [InputEvent] {
-        let remainder = bytes.count % recordSize
-        guard remainder == 0 else {
-            throw RecordingError(
-                .truncated, file: file, line: bytes.count / recordSize + 1, field: "input_event",
-                "\(remainder) trailing bytes at offset \(bytes.count - remainder): expected whole 24-byte records")
-        }
+        guard bytes.count % recordSize == 0 else { throw truncation(byteCount: bytes.count, file: file) }
         var events: [InputEvent] = []
         events.reserveCapacity(bytes.count / recordSize)
-        var badRecord: Int?
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let seconds = Int64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: Int64.self))
-                let micros = Int64(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 8, as: Int64.self))
-                let type = UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 16, as: UInt16.self))
-                let code = UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 18, as: UInt16.self))
-                let value = Int32(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 20, as: Int32.self))
-                // A time beyond 64-bit microseconds is garbage, not a crash (found by fuzzing).
-                guard let time = EventTime.checked(seconds: seconds, microseconds: micros) else {
-                    badRecord = offset / recordSize + 1
-                    return
-                }
-                events.append(InputEvent(time: time, type: type, code: code, value: value))
-                offset += recordSize
-            }
-        }
-        if let badRecord {
-            throw RecordingError(
-                .badNumber, file: file, line: badRecord, field: "input_event time",
-                "tv_sec/tv_usec out of range: not a 64-bit input_event dump?")
+        if let badRecord = bytes.withUnsafeBytes({ decode($0, into: &events) }) {
+            throw badTime(record: badRecord, file: file)
         }
         return events
+    }
+
+    /// Appends the events of whole records in `raw` (a multiple of 24 bytes) to `events`.
+    /// - Returns: the 1-based number, within `raw`, of a record whose time is out of range; decoding stops there.
+    static func decode(_ raw: UnsafeRawBufferPointer, into events: inout [InputEvent]) -> Int? {
+        var offset = 0
+        while offset + recordSize <= raw.count {
+            let seconds = Int64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: Int64.self))
+            let micros = Int64(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 8, as: Int64.self))
+            let type = UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 16, as: UInt16.self))
+            let code = UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 18, as: UInt16.self))
+            let value = Int32(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 20, as: Int32.self))
+            // A time beyond 64-bit microseconds is garbage, not a crash (found by fuzzing).
+            guard let time = EventTime.checked(seconds: seconds, microseconds: micros) else {
+                return offset / recordSize + 1
+            }
+            events.append(InputEvent(time: time, type: type, code: code, value: value))
+            offset += recordSize
+        }
+        return nil
+    }
+
+    /// A file of `byteCount` bytes that is not whole records.
+    static func truncation(byteCount: Int, file: String) -> RecordingError {
+        let remainder = byteCount % recordSize
+        return RecordingError(
+            .truncated, file: file, line: byteCount / recordSize + 1, field: "input_event",
+            "\(remainder) trailing bytes at offset \(byteCount - remainder): expected whole 24-byte records")
+    }
+
+    static func badTime(record: Int, file: String) -> RecordingError {
+        RecordingError(
+            .badNumber, file: file, line: record, field: "input_event time",
+            "tv_sec/tv_usec out of range: not a 64-bit input_event dump?")
     }
 
     public static func write(_ events: [InputEvent]) -> [UInt8] {

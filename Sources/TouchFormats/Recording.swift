@@ -50,6 +50,40 @@ public struct Recording: Sendable {
     }
 }
 
+/// All a recording says but its events: what `touchd replay`'s summary reports, and all a streaming reader keeps
+/// after its first pass.
+public struct RecordingInfo: Equatable, Sendable {
+    public var format: RecordingFormat
+    public var description: DeviceDescription
+    public var descriptionSource: DescriptionSource
+    public var version: String?
+    public var inferredAxes: [UInt16] = []
+    /// Lines skipped with `ReadOptions.skipBadLines`: how many, and the first (a stream keeps no more).
+    public var skippedCount = 0
+    public var firstSkipped: RecordingError?
+
+    public init(
+        format: RecordingFormat, description: DeviceDescription, descriptionSource: DescriptionSource,
+        version: String? = nil
+    ) {
+        self.format = format
+        self.description = description
+        self.descriptionSource = descriptionSource
+        self.version = version
+    }
+}
+
+extension Recording {
+    public var info: RecordingInfo {
+        var info = RecordingInfo(
+            format: format, description: description, descriptionSource: descriptionSource, version: version)
+        info.inferredAxes = inferredAxes
+        info.skippedCount = skipped.count
+        info.firstSkipped = skipped.first
+        return info
+    }
+}
+
 /// How strict reading is.
 public struct ReadOptions: Sendable {
     /// Skip malformed lines (counting them in `Recording.skipped`) instead of failing on the first one.

@@ -15,30 +15,40 @@ public enum RecordingLoader {
         let bytes = try readFile(path)
         // Standard input (`-`) is named so in messages, and has no siblings.
         let path = displayName(for: path)
-        guard let format = format ?? FormatDetection.detect(bytes) else {
-            throw RecordingError(
-                .unknownFormat, file: path,
-                "not a recording touchd knows: expected evemu text, libinput record YAML, getevent or evtest text, or raw input_event data"
-            )
-        }
+        guard let format = format ?? FormatDetection.detect(bytes) else { throw unknownFormat(path) }
         var recording = try parse(bytes, format: format, file: path, options: options)
+        var statistics = EventStatistics()
+        for event in recording.events { statistics.note(event) }
+        var info = recording.info
+        try settleDescription(&info, file: path, descriptionPath: descriptionPath, statistics: statistics)
+        recording.description = info.description
+        recording.descriptionSource = info.descriptionSource
+        recording.inferredAxes = info.inferredAxes
+        return recording
+    }
+
+    /// Settles the description of a recording read from `file` (its name in messages; "stdin" has no siblings):
+    /// the one given (`descriptionPath`), else the file's own, else a sibling's, else one inferred from the
+    /// events; then adds the axes the events use that it lacks. `statistics` noted every event.
+    static func settleDescription(
+        _ info: inout RecordingInfo, file path: String, descriptionPath: String?, statistics: EventStatistics
+    ) throws(RecordingError) {
         if let descriptionPath {
-            recording.description = try loadDescription(descriptionPath)
-            recording.descriptionSource = .file(descriptionPath)
-        } else if recording.descriptionSource == .inferred {
+            info.description = try loadDescription(descriptionPath)
+            info.descriptionSource = .file(descriptionPath)
+        } else if info.descriptionSource == .inferred {
             if let sibling = path == FileInput.standardInputName ? nil : siblingDescription(for: path) {
-                recording.description = try loadDescription(sibling)
-                recording.descriptionSource = .file(sibling)
+                info.description = try loadDescription(sibling)
+                info.descriptionSource = .file(sibling)
             } else {
                 let name =
                     "unknown device (inferred from " + (path.split(separator: "/").last.map(String.init) ?? path) + ")"
-                recording.description = DescriptionInference.infer(from: recording.events, name: name)
+                info.description = DescriptionInference.infer(from: statistics, name: name)
             }
         }
-        if recording.descriptionSource != .inferred {
-            recording.inferredAxes = DescriptionInference.complete(&recording.description, from: recording.events)
+        if info.descriptionSource != .inferred {
+            info.inferredAxes = DescriptionInference.complete(&info.description, from: statistics)
         }
-        return recording
     }
 
     public static func parse(
@@ -63,6 +73,13 @@ public enum RecordingLoader {
         case .evtest:
             return try EvtestReader.parse(bytes, file: file, options: options)
         }
+    }
+
+    static func unknownFormat(_ path: String) -> RecordingError {
+        RecordingError(
+            .unknownFormat, file: path,
+            "not a recording touchd knows: expected evemu text, libinput record YAML, getevent or evtest text, or raw input_event data"
+        )
     }
 
     /// How messages and summaries name the recording at `path`: standard input (`-`) is "stdin".

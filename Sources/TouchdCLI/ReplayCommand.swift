@@ -45,7 +45,9 @@ public enum ReplayCommand {
             ) {
                 RecordingFormat(rawValue: $0)
             }
-            let recording = try RecordingLoader.load(
+            // Read as a stream: a first pass checks the file and settles its description, the replay reads it
+            // again, and no more than a buffer and a batch of events are held (RecordingStream).
+            let recording = try RecordingStream(
                 path: file, format: inputFormat, descriptionPath: parsed["desc"],
                 options: ReadOptions(skipBadLines: parsed.has("skip-bad-lines")))
             if let scenePath = parsed["scene"] {
@@ -60,13 +62,13 @@ public enum ReplayCommand {
             }
             let realtime = try parsed.choice("speed", ["realtime", "max"], default: "max") == "realtime"
             var output = OutputBuffer()
-            let engine = ReplayDriver(recording: recording, settings: settings)
             var pacer: ReplayDriver.Pacer?
             if realtime {
                 let realtimePacer = RealtimePacer()
                 pacer = { offset in realtimePacer.wait(offset) }
             }
-            let summary = try engine.run(pacer: pacer) { (bytes: [UInt8]) in
+            let summary = try ReplayDriver.run(stream: recording, settings: settings, pacer: pacer) {
+                (bytes: [UInt8]) in
                 output.append(bytes)
                 if realtime { output.flush() }
             }
@@ -79,7 +81,7 @@ public enum ReplayCommand {
             }
             if !parsed.has("quiet") {
                 let name = RecordingLoader.displayName(for: file)
-                for line in summary.report(file: name, recording: recording) { StderrLogHandler().write(line) }
+                for line in summary.report(file: name, info: recording.info) { StderrLogHandler().write(line) }
             }
             return 0
         } catch let error as ArgumentError {

@@ -41,14 +41,43 @@ public struct ReplayDriver {
     public func run(pacer: Pacer? = nil, write: (_ bytes: [UInt8]) -> Void) throws(CoordinateMapping.Error)
         -> ReplaySummary
     {
-        // The engine would only log a mapping that cannot be made; replay stops with it.
-        _ = try CoordinateMapping(device: recording.description, settings: settings.mapping)
+        try Self.checkMapping(recording.description, settings)
+        let events = recording.events
+        return Self.play(
+            description: recording.description, start: events.first?.time, settings: settings, pacer: pacer,
+            write: write, events: WholeRecording(events: events))
+    }
+
+    /// Replays a stream: the events come a batch at a time, and only a batch (and a frame that runs across
+    /// batches) is held. The output is byte for byte the same as for the same recording loaded whole.
+    public static func run(
+        stream: RecordingStream, settings: Settings, pacer: Pacer? = nil, write: (_ bytes: [UInt8]) -> Void
+    ) throws -> ReplaySummary {
+        try checkMapping(stream.info.description, settings)
+        return try play(
+            description: stream.info.description, start: stream.firstEventTime, settings: settings, pacer: pacer,
+            write: write, events: stream)
+    }
+
+    /// The engine would only log a mapping that cannot be made; replay stops with it.
+    private static func checkMapping(_ description: DeviceDescription, _ settings: Settings)
+        throws(CoordinateMapping.Error)
+    {
+        _ = try CoordinateMapping(device: description, settings: settings.mapping)
+    }
+
+    /// Plays events through a fresh engine: `events` hands them over in batches, in order, cut anywhere;
+    /// `start` is the first event's time.
+    private static func play<Events: EventBatches>(
+        description: DeviceDescription, start: EventTime?, settings: Settings, pacer: Pacer?,
+        write: (_ bytes: [UInt8]) -> Void, events: Events
+    ) throws(Events.Failure) -> ReplaySummary {
         var engineSettings = Engine.Settings()
         engineSettings.dispatcher = settings.dispatch
         engineSettings.dispatches = settings.scene != nil
         let engine = Engine(scene: settings.scene ?? Scene(width: 1, height: 1, regions: []), settings: engineSettings)
         var summary = ReplaySummary()
-        var sink = OutputSink(format: settings.format, start: recording.events.first?.time ?? .zero)
+        var sink = OutputSink(format: settings.format, start: start ?? .zero)
         let rendersDispatched = settings.scene != nil
         let collect = settings.collectDispatched
         let deviceName = settings.deviceName
@@ -65,27 +94,38 @@ public struct ReplayDriver {
         }
         defer { engine.observer = nil }
         let spec = DeviceSpec(
-            key: .named(settings.deviceName), node: settings.deviceName, description: recording.description,
+            key: .named(settings.deviceName), node: settings.deviceName, description: description,
             mapping: settings.mapping, mapsToScene: false)
-        guard let device = engine.addDevice(spec, at: recording.events.first?.time ?? .zero) else {
+        guard let device = engine.addDevice(spec, at: start ?? .zero) else {
             return summary
         }
         // Fed a frame at a time (up to its SYN_REPORT): the engine's batches, and the points where a realtime
-        // replay waits.
-        let events = recording.events
-        var start = events.startIndex
-        while start < events.endIndex {
-            var end = start
-            while end < events.endIndex && !events[end].isSynReport { end += 1 }
-            if end < events.endIndex {
-                if let pacer { pacer(events[end].time - sink.start) }
-                end += 1
-            }
-            for event in events[start..<end] { summary.note(event) }
-            engine.process(events[start..<end], from: device)
+        // replay waits. A frame cut by the end of a batch waits in `partial` for the rest.
+        func feed(_ frame: ArraySlice<InputEvent>, complete: Bool) {
+            if complete, let pacer, let last = frame.last { pacer(last.time - sink.start) }
+            for event in frame { summary.note(event) }
+            engine.process(frame, from: device)
             if sink.pending > 60 * 1024 || (pacer != nil && sink.pending > 0) { write(sink.take()) }
-            start = end
         }
+        var partial: [InputEvent] = []
+        try events.forEachBatch { batch in
+            var frameStart = batch.startIndex
+            while frameStart < batch.endIndex {
+                guard let end = batch[frameStart...].firstIndex(where: \.isSynReport) else {
+                    partial.append(contentsOf: batch[frameStart...])
+                    return
+                }
+                if partial.isEmpty {
+                    feed(batch[frameStart...end], complete: true)
+                } else {
+                    partial.append(contentsOf: batch[frameStart...end])
+                    feed(partial[...], complete: true)
+                    partial.removeAll(keepingCapacity: true)
+                }
+                frameStart = end + 1
+            }
+        }
+        if !partial.isEmpty { feed(partial[...], complete: false) }
         // End of stream: a finger still down never lifted in the recording. Its real end was not seen, so it
         // ends with cancel, never up (docs/protocol.md), at the latest time the stream reached.
         let decoder = engine.decoder(of: device)
@@ -98,6 +138,13 @@ public struct ReplayDriver {
         summary.diagnostics = engine.decoder(of: device)?.diagnostics ?? DecoderDiagnostics()
         summary.dispatched = sink.collected
         return summary
+    }
+
+    /// A loaded recording's events, as one batch.
+    private struct WholeRecording: EventBatches {
+        let events: [InputEvent]
+
+        func forEachBatch(_ body: (ArraySlice<InputEvent>) -> Void) { body(events[...]) }
     }
 
     /// Encodes into one buffer, in either format.
@@ -145,3 +192,11 @@ public struct ReplayDriver {
         }
     }
 }
+
+/// Events handed over a batch at a time, in order: a recording's, loaded or streamed.
+protocol EventBatches {
+    associatedtype Failure: Error
+    func forEachBatch(_ body: (ArraySlice<InputEvent>) -> Void) throws(Failure)
+}
+
+extension RecordingStream: EventBatches {}

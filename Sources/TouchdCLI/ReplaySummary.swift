@@ -66,6 +66,11 @@ public struct ReplaySummary: Equatable, Sendable {
 
     /// Lines for a person: input, description, counts, quirks.
     public func report(file: String, recording: Recording) -> [String] {
+        report(file: file, info: recording.info)
+    }
+
+    /// The same for a recording read as a stream (or loaded whole): all but the events.
+    public func report(file: String, info recording: RecordingInfo) -> [String] {
         var lines: [String] = []
         let version = recording.version.map { " " + $0 } ?? ""
         lines.append("\(file): \(recording.format.rawValue)\(version), device \"\(recording.description.name)\"")
@@ -109,8 +114,8 @@ public struct ReplaySummary: Equatable, Sendable {
         let quirks = diagnostics.nonZero
         lines.append(
             "  quirks: " + (quirks.isEmpty ? "none" : quirks.map { "\($0.name): \($0.count)" }.joined(separator: ", ")))
-        if !recording.skipped.isEmpty {
-            lines.append("  skipped lines: \(recording.skipped.count) (first: \(recording.skipped[0]))")
+        if let first = recording.firstSkipped {
+            lines.append("  skipped lines: \(recording.skippedCount) (first: \(first))")
         }
         return lines
     }

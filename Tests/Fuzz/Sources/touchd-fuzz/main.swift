@@ -11,7 +11,7 @@ import TouchWire
 #endif
 
 /// One libFuzzer executable, several targets, chosen by FUZZ_TARGET: evemu, yaml, raw, getevent, evtest,
-/// decoder, replay, scene, config, protocol. Readers must never crash (errors are fine); the decoder must keep
+/// stream, decoder, replay, scene, config, protocol. Readers must never crash (errors are fine); the decoder must keep
 /// its invariants on any event sequence; a replay through a scene must too (ReplayTarget.swift). Timestamps are
 /// pushed to their extremes by TimeMutator.swift.
 let target = getenv("FUZZ_TARGET").map { String(cString: $0) } ?? "evemu"
@@ -26,6 +26,7 @@ func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     case "raw": _ = try? RawEventReader.parse(bytes, file: "fuzz")
     case "getevent": _ = try? GeteventReader.parse(bytes, file: "fuzz")
     case "evtest": _ = try? EvtestReader.parse(bytes, file: "fuzz")
+    case "stream": StreamTarget.check(bytes)
     case "decoder": DecoderInvariants.check(bytes)
     case "replay": ReplayTarget.check(bytes)
     case "scene":

@@ -1,0 +1,94 @@
+import TouchCore
+
+/// One pass over a recording's events from its first byte, for `RecordingStream`: events go out in batches, so
+/// no pass holds more than a batch of them.
+protocol EventPass {
+    /// Reads the input from its start. Events go to `batch` in order, a batch at a time; a malformed line goes
+    /// to `skip` when lines are skipped (`ReadOptions.skipBadLines`), else it throws.
+    /// - Returns: what the file says of the device (nil when nothing) and the format's version.
+    mutating func run(
+        batch: (ArraySlice<InputEvent>) -> Void, skip: (RecordingError) -> Void
+    ) throws(RecordingError) -> FileFacts
+}
+
+/// What a recording file says beside its events.
+struct FileFacts {
+    var description: DeviceDescription?
+    var version: String?
+}
+
+/// A text format's pass: lines from a `LineReader`, through a fresh line parser each time (the same parser the
+/// whole-file reader uses, so both read the same lines the same way).
+struct LinePass<Parser: RecordingLineParser>: EventPass {
+    var lines: LineReader
+    let makeParser: () -> Parser
+    let skipBadLines: Bool
+    let batchSize: Int
+
+    mutating func run(
+        batch: (ArraySlice<InputEvent>) -> Void, skip: (RecordingError) -> Void
+    ) throws(RecordingError) -> FileFacts {
+        try lines.rewind()
+        var parser = makeParser()
+        parser.events.reserveCapacity(batchSize)
+        while let range = try lines.nextRange() {
+            let fast = lines.buffer.bytes.withUnsafeBufferPointer { bytes in
+                parser.parseFastEvent(UnsafeBufferPointer(rebasing: bytes[range]))
+            }
+            do throws(RecordingError) {
+                if !fast { try parser.parseLine(lines.buffer.bytes[range], number: lines.number) }
+            } catch {
+                guard skipBadLines else { throw error }
+                skip(error)
+            }
+            if parser.events.count >= batchSize {
+                batch(parser.events[...])
+                parser.events.removeAll(keepingCapacity: true)
+            }
+        }
+        if !parser.events.isEmpty { batch(parser.events[...]) }
+        return FileFacts(description: parser.parsedDescription, version: parser.version)
+    }
+}
+
+/// A raw dump's pass: 24-byte records through an `InputBuffer`, with `RawEventReader.parse`'s errors in its
+/// order: a partial last record is named before a record whose time is out of range, wherever that is.
+struct RawPass: EventPass {
+    var buffer: InputBuffer
+    let file: String
+    let batchSize: Int
+
+    mutating func run(
+        batch: (ArraySlice<InputEvent>) -> Void, skip: (RecordingError) -> Void
+    ) throws(RecordingError) -> FileFacts {
+        try buffer.rewind()
+        let size = RawEventReader.recordSize
+        var events: [InputEvent] = []
+        events.reserveCapacity(buffer.bytes.count / size + 1)
+        var records = 0
+        var badRecord: Int?
+        while true {
+            let whole = buffer.available / size * size
+            if whole > 0 && badRecord == nil {
+                let start = buffer.start
+                badRecord = buffer.bytes.withUnsafeBytes { raw in
+                    RawEventReader.decode(UnsafeRawBufferPointer(rebasing: raw[start..<(start + whole)]), into: &events)
+                }.map { records + $0 }
+                for cut in stride(from: 0, to: events.count, by: batchSize) {
+                    batch(events[cut..<min(cut + batchSize, events.count)])
+                }
+                events.removeAll(keepingCapacity: true)
+            }
+            records += whole / size
+            buffer.start += whole
+            guard try buffer.refill() else { break }
+        }
+        let remainder = buffer.available
+        let total = records * size + remainder
+        if remainder > 0 {
+            throw RawEventReader.truncation(byteCount: total, file: file)
+        }
+        if let badRecord { throw RawEventReader.badTime(record: badRecord, file: file) }
+        return FileFacts()
+    }
+}

@@ -1,0 +1,132 @@
+/// The bytes of a `RecordingInput` through one buffer that is refilled as it is used: reading never holds more of
+/// a file than the buffer, which grows only to hold a line (or record) longer than itself.
+struct InputBuffer {
+    let input: RecordingInput
+    private(set) var bytes: [UInt8]
+    /// The unread bytes are `bytes[start..<end]`.
+    var start = 0
+    private(set) var end = 0
+    private(set) var atEnd = false
+    /// Each read asks for at most this much, even once the buffer has grown, so a tiny size in tests makes every
+    /// line cross reads.
+    private let readSize: Int
+
+    init(_ input: RecordingInput, size: Int = RecordingStream.defaultBufferSize) {
+        self.input = input
+        readSize = max(size, 1)
+        bytes = [UInt8](repeating: 0, count: readSize)
+    }
+
+    var available: Int { end - start }
+
+    /// Reads more after the unread bytes, moving them to the front (or growing the buffer when they fill it).
+    /// - Returns: false at the end of the input.
+    mutating func refill() throws(RecordingError) -> Bool {
+        guard !atEnd else { return false }
+        if start > 0 {
+            let count = end - start
+            bytes.withUnsafeMutableBufferPointer { buffer in
+                let base = buffer.baseAddress!
+                base.update(from: base + start, count: count)
+            }
+            start = 0
+            end = count
+        }
+        if end == bytes.count { bytes.append(contentsOf: repeatElement(0, count: max(bytes.count, readSize))) }
+        let wanted = min(readSize, bytes.count - end)
+        let offset = end
+        // The closure's typed error comes out through a Result: withUnsafeMutableBytes only rethrows untyped ones.
+        let got = try bytes.withUnsafeMutableBytes { raw in
+            Result { () throws(RecordingError) in
+                try input.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[offset..<(offset + wanted)]))
+            }
+        }.get()
+        if got == 0 { atEnd = true }
+        end += got
+        return got > 0
+    }
+
+    /// Reads the input again from its first byte.
+    mutating func rewind() throws(RecordingError) {
+        try input.rewind()
+        start = 0
+        end = 0
+        atEnd = false
+    }
+}
+
+/// Lines of text from an `InputBuffer`, split as `forEachLine` splits a whole file: at `\n`, a trailing `\r`
+/// dropped, a last line without `\n` kept, numbered from 1. A leading UTF-8 byte order mark is skipped.
+struct LineReader {
+    private(set) var buffer: InputBuffer
+    /// The number of the line `next()` returned last.
+    private(set) var number = 0
+    /// Keep a `\r` before the `\n` (for a reader that splits lines otherwise).
+    var keepsCarriageReturn = false
+    /// Whether the line `next()` returned last ended with `\n` (the last line of a file may not).
+    private(set) var endedWithNewline = false
+    /// Where the search for the next `\n` goes on: the bytes before it, after `buffer.start`, have none.
+    private var scanned = 0
+    private var checkedByteOrderMark = false
+
+    init(_ input: RecordingInput, bufferSize: Int = RecordingStream.defaultBufferSize) {
+        buffer = InputBuffer(input, size: bufferSize)
+    }
+
+    /// The next line without its `\n` (nor a `\r` before it), or nil at the end. The slice is valid until the next
+    /// call.
+    mutating func next() throws(RecordingError) -> ArraySlice<UInt8>? {
+        guard let range = try nextRange() else { return nil }
+        return buffer.bytes[range]
+    }
+
+    /// Where the next line is in `buffer.bytes`, as `next()` would return it: a reader that looks at the bytes
+    /// through a pointer makes no slice (and no reference count traffic) for a line it reads whole.
+    mutating func nextRange() throws(RecordingError) -> Range<Int>? {
+        if !checkedByteOrderMark { try skipByteOrderMark() }
+        while true {
+            let start = buffer.start
+            let end = buffer.end
+            let from = start + scanned
+            let newline = buffer.bytes.withUnsafeBufferPointer { bytes in
+                ByteSearch.first(ASCII.newline, in: bytes, from: from, to: end)
+            }
+            if newline < end {
+                scanned = 0
+                buffer.start = newline + 1
+                endedWithNewline = true
+                return line(start, newline)
+            }
+            scanned = end - start
+            guard try buffer.refill() else {
+                guard end > start else { return nil }
+                scanned = 0
+                buffer.start = end
+                endedWithNewline = false
+                return line(start, end)
+            }
+            // The unread bytes moved to the front; `scanned` counts from there.
+        }
+    }
+
+    /// Reads the input again from its start, numbering from 1 again.
+    mutating func rewind() throws(RecordingError) {
+        try buffer.rewind()
+        number = 0
+        scanned = 0
+        checkedByteOrderMark = false
+    }
+
+    private mutating func line(_ start: Int, _ newline: Int) -> Range<Int> {
+        number += 1
+        var end = newline
+        if !keepsCarriageReturn && end > start && buffer.bytes[end - 1] == ASCII.carriageReturn { end -= 1 }
+        return start..<end
+    }
+
+    private mutating func skipByteOrderMark() throws(RecordingError) {
+        checkedByteOrderMark = true
+        while buffer.available < ByteOrderMark.bytes.count, try buffer.refill() {}
+        if buffer.bytes[buffer.start..<buffer.end].starts(with: ByteOrderMark.bytes) { buffer.start += 3 }
+    }
+}

@@ -1,0 +1,22 @@
+import TouchCore
+
+/// A text recording format read a line at a time, the one way both a whole file (`forEachLine`) and a stream
+/// (`LineReader`) are read. A line that is not an event may change what the parser knows of the device.
+protocol RecordingLineParser {
+    /// The events read so far; a streaming reader takes them in batches and empties this.
+    var events: [InputEvent] { get set }
+    /// What the lines said of the device; nil when they said nothing.
+    var parsedDescription: DeviceDescription? { get }
+    /// The format's version where the file names one.
+    var version: String? { get }
+    /// Reads one line (without its line end); a malformed line throws, naming the line and field.
+    mutating func parseLine(_ line: ArraySlice<UInt8>, number: Int) throws(RecordingError)
+    /// Reads `line` if it is a plain event line (see the extension); false leaves it to `parseLine`.
+    mutating func parseFastEvent(_ line: UnsafeBufferPointer<UInt8>) -> Bool
+}
+
+extension RecordingLineParser {
+    /// Reads `line` if it is an event line of the format's fast path (`EvemuEventLine`); false for anything
+    /// else, which then goes to `parseLine`. A format without one says false.
+    mutating func parseFastEvent(_ line: UnsafeBufferPointer<UInt8>) -> Bool { false }
+}

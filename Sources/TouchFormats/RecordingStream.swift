@@ -1,0 +1,123 @@
+import TouchCore
+
+/// A recording read as a stream, for `touchd replay`: its memory does not grow with the recording's length.
+///
+/// Opening it reads the whole input once (the first pass): every line is checked, so a malformed file fails
+/// before anything is replayed, with the same error as `RecordingLoader.load`; skipped lines are counted; and
+/// every event is noted (`EventStatistics`) but none kept, because settling the description may need all of
+/// them (inferred axis ranges, axes an embedded description lacks). `forEachBatch` then reads the events again
+/// from the start. A regular file is read twice; a pipe or standard input from one cannot be, so
+/// `RecordingInput` holds its bytes (still never the parsed events).
+///
+/// Formats, description, skipping and errors are those of `RecordingLoader.load`: the same line parsers, fed
+/// from a fixed-size buffer (`LineReader`) instead of a whole file.
+public final class RecordingStream {
+    /// What the recording says beside its events, settled as `RecordingLoader.load` settles it.
+    public private(set) var info: RecordingInfo
+    /// The first event's time; nil when there are no events.
+    public private(set) var firstEventTime: EventTime?
+    public private(set) var eventCount = 0
+    private var pass: any EventPass
+
+    /// 64 KiB: few system calls, and small beside what replay itself needs.
+    public static let defaultBufferSize = 64 * 1024
+    /// Events handed on at a time: enough to make the per-batch work vanish, few enough to stay in the cache.
+    public static let defaultBatchSize = 4096
+
+    /// Opens `path` (`-` is standard input) and reads it through once.
+    public convenience init(
+        path: String, format: RecordingFormat? = nil, descriptionPath: String? = nil,
+        options: ReadOptions = ReadOptions()
+    ) throws(RecordingError) {
+        try self.init(
+            input: try RecordingInput(path: path), format: format, descriptionPath: descriptionPath, options: options)
+    }
+
+    /// Reads `input` through once. `bufferSize` is the read buffer's size and `batchSize` the most events
+    /// `forEachBatch` hands over at once: tests make them tiny, so that every line crosses reads and batches cut
+    /// frames.
+    public init(
+        input: RecordingInput, format: RecordingFormat? = nil, descriptionPath: String? = nil,
+        options: ReadOptions = ReadOptions(), bufferSize: Int = RecordingStream.defaultBufferSize,
+        batchSize: Int = RecordingStream.defaultBatchSize
+    ) throws(RecordingError) {
+        let file = input.name
+        var detected = format
+        if detected == nil { detected = FormatDetection.detect(try Self.head(of: input)) }
+        guard let format = detected else {
+            throw RecordingLoader.unknownFormat(file)
+        }
+        pass = Self.pass(
+            for: format, input: input, file: file, options: options, bufferSize: bufferSize,
+            batchSize: max(batchSize, 1))
+        var statistics = EventStatistics()
+        var firstEventTime: EventTime?
+        var eventCount = 0
+        var skippedCount = 0
+        var firstSkipped: RecordingError?
+        let facts = try pass.run(
+            batch: { events in
+                if firstEventTime == nil { firstEventTime = events.first?.time }
+                eventCount += events.count
+                for event in events { statistics.note(event) }
+            },
+            skip: { error in
+                if firstSkipped == nil { firstSkipped = error }
+                skippedCount += 1
+            })
+        info = RecordingInfo(
+            format: format, description: facts.description ?? DeviceDescription(),
+            descriptionSource: facts.description == nil ? .inferred : .embedded, version: facts.version)
+        info.skippedCount = skippedCount
+        info.firstSkipped = firstSkipped
+        self.firstEventTime = firstEventTime
+        self.eventCount = eventCount
+        try RecordingLoader.settleDescription(
+            &info, file: file, descriptionPath: descriptionPath, statistics: statistics)
+    }
+
+    /// Reads the events again from the start, handing them to `body` a batch at a time, in order. Lines the
+    /// first pass skipped are skipped again; an error now means the file changed since.
+    public func forEachBatch(_ body: (ArraySlice<InputEvent>) -> Void) throws(RecordingError) {
+        _ = try pass.run(batch: body, skip: { _ in })
+    }
+
+    /// The first 4 KiB, which format detection looks at.
+    private static func head(of input: RecordingInput) throws(RecordingError) -> [UInt8] {
+        var head = [UInt8](repeating: 0, count: 4096)
+        var count = 0
+        while count < head.count {
+            let start = count
+            let got = try head.withUnsafeMutableBytes { raw in
+                Result { () throws(RecordingError) in
+                    try input.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[start...]))
+                }
+            }.get()
+            if got == 0 { break }
+            count += got
+        }
+        try input.rewind()
+        return Array(head[0..<count])
+    }
+
+    private static func pass(
+        for format: RecordingFormat, input: RecordingInput, file: String, options: ReadOptions, bufferSize: Int,
+        batchSize: Int
+    ) -> any EventPass {
+        let lines = LineReader(input, bufferSize: bufferSize)
+        let skip = options.skipBadLines
+        switch format {
+        case .evemu:
+            return LinePass(
+                lines: lines, makeParser: { EvemuLineParser(file: file) }, skipBadLines: skip, batchSize: batchSize)
+        case .getevent:
+            return LinePass(
+                lines: lines, makeParser: { GeteventLineParser(file: file) }, skipBadLines: skip, batchSize: batchSize)
+        case .evtest:
+            return LinePass(
+                lines: lines, makeParser: { EvtestLineParser(file: file) }, skipBadLines: skip, batchSize: batchSize)
+        case .raw: return RawPass(buffer: InputBuffer(input, size: bufferSize), file: file, batchSize: batchSize)
+        case .libinputRecord: return LibinputPass(lines: lines, file: file, batchSize: batchSize)
+        }
+    }
+}

@@ -1,0 +1,91 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// An open file read a piece at a time, for readers that must not hold a whole recording: a regular file, a pipe
+/// or FIFO, or standard input (`-`). A regular file can be read again from where it was opened (`rewind()`),
+/// which a reader that needs two passes uses; a pipe cannot.
+public final class FileStream {
+    /// The path, or `FileReader.standardInputName` for standard input.
+    public let name: String
+    /// A regular file (standard input too, when redirected from one): `rewind()` works.
+    public let isRewindable: Bool
+    private let fd: Int32
+    private let ownsDescriptor: Bool
+    /// Where reading started: standard input redirected from a file may not be at its start.
+    private let startOffset: Int
+
+    /// Opens `path` for reading; `-` is standard input when `standardInput` is set. Directories, device nodes and
+    /// other non-files are refused, as `FileReader.read` refuses them.
+    public init(path: String, standardInput: Bool = false) throws(FileReader.Failure) {
+        if standardInput && path == "-" {
+            name = FileReader.standardInputName
+            fd = 0
+            ownsDescriptor = false
+        } else {
+            name = path
+            fd = open(path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw FileReader.Failure(path: path, reason: .cannotOpen(errno: errno)) }
+            ownsDescriptor = true
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let code = errno
+            if ownsDescriptor { Posix.close(fd) }
+            throw FileReader.Failure(path: name, reason: .cannotRead(errno: code))
+        }
+        // Standard input is taken as it comes (a terminal reads until end of file), as FileReader always has.
+        let kind = info.st_mode & S_IFMT
+        if ownsDescriptor {
+            let refusal: FileReader.Failure.Reason? =
+                switch kind {
+                case S_IFREG, S_IFIFO: nil
+                case S_IFDIR: .directory
+                case S_IFCHR: .characterDevice
+                default: .notAFile
+                }
+            if let refusal {
+                Posix.close(fd)
+                throw FileReader.Failure(path: path, reason: refusal)
+            }
+        }
+        let offset = kind == S_IFREG ? lseek(fd, 0, SEEK_CUR) : -1
+        isRewindable = offset >= 0
+        startOffset = Int(max(offset, 0))
+    }
+
+    deinit {
+        if ownsDescriptor { Posix.close(fd) }
+    }
+
+    /// Reads up to `buffer.count` bytes into `buffer`; 0 at the end of the file.
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(FileReader.Failure) -> Int {
+        guard buffer.count > 0 else { return 0 }
+        let got = Posix.retryingInterrupts { Glibc.read(fd, buffer.baseAddress, buffer.count) }
+        if got >= 0 { return got }
+        // Standard input left nonblocking by another program, with nothing in it yet: this reader does not wait,
+        // so it is the read's failure (errno says EAGAIN).
+        throw FileReader.Failure(path: name, reason: .cannotRead(errno: errno))
+    }
+
+    /// Goes back to where the file was opened, to read it again.
+    public func rewind() throws(FileReader.Failure) {
+        guard isRewindable, lseek(fd, off_t(startOffset), SEEK_SET) >= 0 else {
+            throw FileReader.Failure(path: name, reason: .cannotRead(errno: isRewindable ? errno : ESPIPE))
+        }
+    }
+
+    /// The rest of the file, read through a 64 KiB buffer.
+    public func readAll() throws(FileReader.Failure) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            // A closure passed to withUnsafeMutableBytes can only throw untyped errors: the result carries it out.
+            let count = try chunk.withUnsafeMutableBytes { raw in
+                Result { () throws(FileReader.Failure) in try read(into: raw) }
+            }.get()
+            if count == 0 { return bytes }
+            bytes.append(contentsOf: chunk[0..<count])
+        }
+    }
+}

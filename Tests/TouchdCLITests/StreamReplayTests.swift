@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+import TouchCore
+import TouchFormats
+import TouchScene
+import TouchTestKit
+import TouchdCLI
+
+/// `touchd replay` reads its recording as a stream: the same bytes out as a replay of the recording loaded whole,
+/// however the events are cut into batches, and from standard input as from the file.
+@Suite(
+    "Streaming replay", .enabled(if: SharedRecordings.available, Comment(rawValue: SharedRecordings.skipMessage)))
+struct StreamReplayTests {
+    /// Long recordings (thousands of events, so batches cut frames) in four formats, protocols A and B, with the
+    /// description embedded, in a sibling file, and inferred.
+    static let files = [
+        "tslib/Atmel_maXTouch_Touchscreen.ts-verify-1.events",
+        "xorg-integration-tests/touchscreens/n4.events",
+        "chromiumos-firmware_TouchMTB/original/data/finger_crossing.top_right_to_bottom_left.slow.dat",
+        "libinput-record-yaml/ITE-8595-Touchpad_Acer-SW5-012.two-finger-scroll.yml",
+        "android-getevent-MonkeyHelper/original/tablet-two-finger-drag.txt",
+    ]
+
+    @Test("streamed in batches of 1, 7 and 4096 events: output and summary as when loaded whole")
+    func sameOutput() throws {
+        var settings = ReplayDriver.Settings()
+        settings.scene = try SceneLoader.parse(
+            try Array(
+                Data(contentsOf: URL(fileURLWithPath: SharedRecordings.repositoryRoot + "/config/demo/scene.json"))),
+            file: "scene.json")
+        for file in Self.files {
+            let path = SharedRecordings.path(file)
+            let recording = try RecordingLoader.load(path: path)
+            for scene in [nil, settings.scene] {
+                var current = settings
+                current.scene = scene
+                var expected: [UInt8] = []
+                let expectedSummary = try ReplayDriver(recording: recording, settings: current).run { expected += $0 }
+                let expectedReport = expectedSummary.report(file: path, recording: recording)
+                for (bufferSize, batchSize) in [(7, 1), (64, 7), (RecordingStream.defaultBufferSize, 4096)] {
+                    let bytes = try #require(FileManager.default.contents(atPath: path))
+                    let stream = try RecordingStream(
+                        input: RecordingInput(bytes: Array(bytes), name: path), bufferSize: bufferSize,
+                        batchSize: batchSize)
+                    var output: [UInt8] = []
+                    let summary = try ReplayDriver.run(stream: stream, settings: current) { output += $0 }
+                    #expect(output == expected, "\(file), buffer \(bufferSize), batch \(batchSize)")
+                    #expect(summary == expectedSummary)
+                    #expect(summary.report(file: path, info: stream.info) == expectedReport)
+                }
+            }
+        }
+    }
+
+    @Test("standard input, piped or redirected from the file, replays as the file does; errors name stdin")
+    func standardInput() throws {
+        // With its description inside: standard input has no sibling files to find one in.
+        let path = SharedRecordings.path(
+            "chromiumos-firmware_TouchMTB/converted-evemu/data/two_close_fingers_tracking.evemu")
+        let fromFile = try runTouchd(["replay", path])
+        #expect(fromFile.status == 0)
+        let piped = try runTouchd(["replay", "-"], input: try Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(piped.stdout == fromFile.stdout)
+        #expect(piped.stderr == fromFile.stderr.replacingOccurrences(of: path, with: "stdin"))
+        // Redirected from a regular file, standard input can be read twice like the file itself.
+        let redirected = try runTouchd(["replay", "-"], inputFile: path)
+        #expect(redirected.stdout == fromFile.stdout)
+        let bad = try runTouchd(["replay", "-"], input: Data("# EVEMU 1.3\nE: 0.1 0003 0035 5\nE: 0.2 0003\n".utf8))
+        #expect(bad.status == 1)
+        #expect(bad.stdout.isEmpty, "a malformed file fails before anything is replayed")
+        #expect(bad.stderr.contains("stdin:3: E: expected 4 fields"))
+    }
+}
