@@ -50,8 +50,20 @@ seed config config/touchd.json
 seed protocol
 printf '{"op":"subscribe","events":["touch"],"regions":["a"]}\n{"op":"ping","id":1}\n' > "$OUT/corpus/protocol/requests"
 printf '{"op":"set-scene","scene":{"size":[10,10],"regions":[{"id":"a","frame":[0,0,5,5]}]}}\n' > "$OUT/corpus/protocol/scene"
+# engine: scripts of operations (Tests/Fuzz/Sources/touchd-fuzz/EngineTarget.swift): a settings byte, then e.g.
+# c0 (connect root), s0{…}\n (client 0 sends a line), t0 slot id x y dt (a touch frame), A (advance), S (shutdown).
+seed engine
+E=$OUT/corpus/engine
+printf '\x00c0s0{"op":"subscribe","id":1}\nc1s1{"op":"ping","id":9007199254740993}\nt0\x00\x01&(\x05u0\x00\x05t0\x00\x02<\xd2\x05A\x01u0\x00\x05t0\x00\x03\xaa\x8c\x05t0\x01\x04\xc8\xaa\x05t0\x00\x03\x96\x78\x10t0\x01\x04\xdc\xbe\x10u0\x00\x05u0\x01\x05t0\x00\x052\x92\x05t0\x00\x05P\x92\x10t0\x00\x05x\x92\x10u0\x00\x05A\x00f0f1S' > "$E/gestures"
+printf '\x00c0s0{"op":"get-scene","id":"a\\u00e9"}\ns0{"op":"add-region","id":2,"region":{"id":"new","frame":[0,0,10,10],"gestures":["tap"]}}\ns0{"op":"update-region","id":3,"region":"play","set":{"hidden":true}}\ns0{"op":"remove-region","id":4,"region":"menu"}\nc1s1{"op":"subscribe","events":["scene","device","gesture"],"id":0}\ns0{"op":"set-scene","id":5,"scene":{"version":1,"size":[10,10],"regions":[{"id":"a","frame":[0,0,5,5]}]}}\ns1{"op":"set-scene","id":6,"scene":{"version":1,"size":[10,10],"regions":[]}}\ns0{"op":"devices","id":-7}\ns0{"op":"unsubscribe"}\na\x01d\x00R\x00R\x03S' > "$E/scene"
+printf '\x02c0s0{"op":"subscribe","events":["touch"]}\nw0\x01t0\x00\x01\x10\x10\x01u0\x00\x01t0\x00\x02\x11\x11\x01u0\x00\x01t0\x00\x03\x12\x12\x01u0\x00\x01t0\x00\x04\x13\x13\x01u0\x00\x01t0\x00\x05\x14\x14\x01u0\x00\x01t0\x00\x06\x15\x15\x01u0\x00\x01t0\x00\x07\x16\x16\x01u0\x00\x01c1w1\x16r1\x7f{"op":"ping","id":1}\nf1f1w1\x00S' > "$E/slow"
+printf '\x01c0e0\x40as0not json\np0{"op":"pi\ns0ng","id":12}\ns0{"id":1.5,"op":"ping"}\ns0[1,2]\ns0{"op":"ping","id":99999999999999999999}\nH0c2s1{"op":"nope","id":"x"}\nl1S' > "$E/garbage"
+printf '\x00c0s0{"op":"subscribe"}\nT\x80t0\x00\x01&(\x05A\x02T\x85t0\x01\x02\x10\x10\x84v0\x04\x00\x00\x80\xc0\x03\x81\x07\x10\x02\x06\x20\x03\x00\x00\x04y0\x01\x02\xff\x03\x04\x00z0\x00R\x02S' > "$E/time"
+printf '\x0cc3c1c0A\x01A\x01c0w2\x01r2\x40{"op":"get-scene"}\nA\x01A\x01A\x01A\x02c0c0c0c0c0c0c0c3S' > "$E/idle"
+printf '\x02c0s0{"op":"subscribe","events":["touch","gesture"]}\nw0\x01t0\x00\x01\x10\x10\x01t0\x00\x01\x14\x10\x01t0\x00\x01\x18\x10\x01t0\x00\x01\x1c\x10\x01t0\x00\x01\x20\x10\x01t0\x00\x01\x24\x10\x01t0\x00\x01\x28\x10\x01t0\x00\x01\x2c\x10\x01t0\x00\x01\x30\x10\x01w0\x86r0\x7f{"op":"get-scene","id":1}\nf0f0w0\x00S' > "$E/coalesce"
+printf '\x00c0s0{"op":"subscribe","events":["gesture"],"regions":["background"]}\nt0\x00\x01d<\x05t0\x01\x02dK\x05t0\x00\x01\x82<\x0at0\x01\x02\x82K\x00t0\x00\x01\xa0<\x0at0\x01\x02\xa0K\x00t0\x00\x01\xbe<\x0at0\x01\x02\xbeK\x00u0\x00\x05u0\x01\x00S' > "$E/swipe"
 status=0
-for target in ${FUZZ_TARGETS:-evemu yaml raw getevent evtest stream decoder replay scene config protocol}; do
+for target in ${FUZZ_TARGETS:-evemu yaml raw getevent evtest stream decoder replay scene config protocol engine}; do
     log="$OUT/$target.log"
     started=$(date +%s)
     if SWIFT_BACKTRACE=enable=no FUZZ_TARGET=$target "$FUZZ" -max_total_time="$SECONDS_PER_TARGET" -print_final_stats=1 \

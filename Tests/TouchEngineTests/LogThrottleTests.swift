@@ -1,4 +1,7 @@
 import Testing
+import TouchCore
+import TouchScene
+import TouchWire
 
 @testable import TouchEngine
 
@@ -12,5 +15,34 @@ struct LogThrottleTests {
         #expect(throttle.admit(at: 1_000_000) == (true, 10))
         #expect(throttle.admit(at: 1_500_000) == (false, 0))
         #expect(throttle.admit(at: 5_000_000) == (true, 1))
+    }
+
+    @Test("times at Int64's ends: the span between two refusals saturates instead of trapping")
+    func extremeTimes() {
+        var throttle = LogThrottle(intervalMicroseconds: 1_000_000)
+        #expect(throttle.admit(at: .min) == (true, 0))
+        #expect(throttle.admit(at: .max) == (true, 0))
+        #expect(throttle.admit(at: .min) == (false, 0))
+    }
+
+    /// The engine fuzz target's find: two refused connections, at the start and at the end of time.
+    @Test("an engine refusing connections at EventTime.min and then at .max does not trap")
+    func refusalsAtTheEndsOfTime() throws {
+        var settings = Engine.Settings()
+        settings.access = ClientAccess(
+            subscribeGroups: [50], restrictsSubscribers: true, sceneGroups: [], maximum: 4, reserved: 0)
+        let scene = try SceneLoader.parse(#"{"version": 1, "size": [10, 10], "regions": []}"#, file: "test")
+        let engine = Engine(scene: scene, settings: settings)
+        let stranger = PeerCredentials(pid: 1, uid: 65534, gid: 65534, groups: [])
+        for time in [EventTime.min, .max, .min] {
+            guard case .refused = engine.connect(stranger, at: time) else {
+                Issue.record("a peer outside the groups was admitted")
+                return
+            }
+        }
+        let logged = engine.takeEffects().filter {
+            if case .log(_, let message) = $0 { message.hasPrefix("refused") } else { false }
+        }
+        #expect(logged.count == 2)
     }
 }

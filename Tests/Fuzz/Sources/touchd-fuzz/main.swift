@@ -11,9 +11,10 @@ import TouchWire
 #endif
 
 /// One libFuzzer executable, several targets, chosen by FUZZ_TARGET: evemu, yaml, raw, getevent, evtest,
-/// stream, decoder, replay, scene, config, protocol. Readers must never crash (errors are fine); the decoder must keep
-/// its invariants on any event sequence; a replay through a scene must too (ReplayTarget.swift). Timestamps are
-/// pushed to their extremes by TimeMutator.swift.
+/// stream, decoder, replay, scene, config, protocol, engine. Readers must never crash (errors are fine); the decoder
+/// must keep its invariants on any event sequence; a replay through a scene must too (ReplayTarget.swift); the
+/// engine must keep its promises to clients under any script of inputs (EngineTarget.swift). Timestamps are pushed
+/// to their extremes by TimeMutator.swift.
 let target = getenv("FUZZ_TARGET").map { String(cString: $0) } ?? "evemu"
 
 func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
@@ -29,6 +30,7 @@ func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     case "stream": StreamTarget.check(bytes)
     case "decoder": DecoderInvariants.check(bytes)
     case "replay": ReplayTarget.check(bytes)
+    case "engine": EngineTarget.check(bytes)
     case "scene":
         if let scene = try? SceneLoader.parse(bytes, file: "fuzz") {
             let index = SceneIndex(scene: scene)
