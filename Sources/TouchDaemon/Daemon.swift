@@ -28,6 +28,8 @@ public final class Daemon {
     }
 
     public static let version = "0.1.0"
+    /// The largest scene file the daemon reads (a 10,000-region scene is about 2 MB).
+    public static let maximumSceneBytes = 16 << 20
 
     let config: Config
     let options: Options
@@ -85,7 +87,9 @@ public final class Daemon {
     static func loadScene(_ path: String) throws(SceneError) -> Scene {
         let bytes: [UInt8]
         do {
-            bytes = try FileReader.read(path)
+            // Read inside the loop (SIGHUP, the file watch): a regular file only, and no bigger than a scene can
+            // sensibly be, so neither a FIFO nor a huge file can stall the daemon.
+            bytes = try FileReader.readRegularFile(path, limit: Self.maximumSceneBytes)
         } catch {
             throw SceneError(file: path, line: 0, path: "", message: error.message)
         }

@@ -16,6 +16,10 @@ public enum FileReader {
             /// A device node: never ends, and is not a file's contents.
             case characterDevice
             case notAFile
+            /// Refused where only a regular file will do.
+            case notRegular
+            /// Longer than the caller's limit (bytes).
+            case tooLarge(Int)
         }
 
         public var path: String
@@ -29,6 +33,8 @@ public enum FileReader {
             case .directory: "is a directory"
             case .characterDevice: "is a character device"
             case .notAFile: "is not a regular file or a pipe"
+            case .notRegular: "is not a regular file"
+            case .tooLarge(let limit): "is larger than \(limit) bytes"
             }
         }
 
@@ -37,5 +43,11 @@ public enum FileReader {
 
     public static func read(_ path: String, standardInput: Bool = false) throws(Failure) -> [UInt8] {
         try FileStream(path: path, standardInput: standardInput).readAll()
+    }
+
+    /// A regular file of at most `limit` bytes, for what the daemon reads inside its event loop (the scene): a FIFO
+    /// would block the loop until a writer came, and a huge file would hold it for as long as it takes to read.
+    public static func readRegularFile(_ path: String, limit: Int) throws(Failure) -> [UInt8] {
+        try FileStream(path: path, regularOnly: true).readAll(limit: limit)
     }
 }

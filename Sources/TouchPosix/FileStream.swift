@@ -17,14 +17,17 @@ public final class FileStream {
 
     /// Opens `path` for reading; `-` is standard input when `standardInput` is set. Directories, device nodes and
     /// other non-files are refused, as `FileReader.read` refuses them.
-    public init(path: String, standardInput: Bool = false) throws(FileReader.Failure) {
+    ///
+    /// `regularOnly`: only a regular file will do (a scene read inside the daemon's loop): the open does not wait
+    /// for a FIFO's writer, and a FIFO is refused like a directory.
+    public init(path: String, standardInput: Bool = false, regularOnly: Bool = false) throws(FileReader.Failure) {
         if standardInput && path == "-" {
             name = FileReader.standardInputName
             fd = 0
             ownsDescriptor = false
         } else {
             name = path
-            fd = open(path, O_RDONLY | O_CLOEXEC)
+            fd = open(path, O_RDONLY | O_CLOEXEC | (regularOnly ? O_NONBLOCK : 0))
             guard fd >= 0 else { throw FileReader.Failure(path: path, reason: .cannotOpen(errno: errno)) }
             ownsDescriptor = true
         }
@@ -39,10 +42,11 @@ public final class FileStream {
         if ownsDescriptor {
             let refusal: FileReader.Failure.Reason? =
                 switch kind {
-                case S_IFREG, S_IFIFO: nil
+                case S_IFREG: nil
+                case S_IFIFO: regularOnly ? .notRegular : nil
                 case S_IFDIR: .directory
                 case S_IFCHR: .characterDevice
-                default: .notAFile
+                default: regularOnly ? .notRegular : .notAFile
                 }
             if let refusal {
                 Posix.close(fd)
@@ -76,7 +80,8 @@ public final class FileStream {
     }
 
     /// The rest of the file, read through a 64 KiB buffer.
-    public func readAll() throws(FileReader.Failure) -> [UInt8] {
+    /// Everything to the end; more than `limit` bytes is a failure (`.tooLarge`), read no further.
+    public func readAll(limit: Int = .max) throws(FileReader.Failure) -> [UInt8] {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
@@ -85,6 +90,7 @@ public final class FileStream {
                 Result { () throws(FileReader.Failure) in try read(into: raw) }
             }.get()
             if count == 0 { return bytes }
+            guard bytes.count + count <= limit else { throw FileReader.Failure(path: name, reason: .tooLarge(limit)) }
             bytes.append(contentsOf: chunk[0..<count])
         }
     }
