@@ -212,4 +212,44 @@ struct SceneChangeGestureTests {
         h.send(.up, 1, 50, 50, at: 700)
         #expect(h.log == ["down 1 a", "long-press pressing a", "long-press began a", "up 1 a", "long-press ended a"])
     }
+
+    /// A finger dragging a region can end without lifting on it: its region is disabled under it (cancel), or a
+    /// scroll container takes it. Either way the region must be free for the next finger (an attack found it
+    /// stayed claimed by the dead finger for good).
+    static let dragScene = """
+        {"size": [1000, 1000], "regions": [
+          {"id": "list", "frame": [0, 0, 1000, 1000], "intercept": {"slop": 10}, "children": [
+            {"id": "knob", "frame": [100, 100, 50, 50], "draggable": true}]}]}
+        """
+
+    @Test("a knob whose dragging finger was cancelled by a scene change is dragged by the next finger")
+    func dragClaimReleasedOnSceneCancel() {
+        let harness = DispatchHarness(Self.dragScene)
+        harness.send(.down, 1, 120, 120, at: 0)
+        harness.send(.move, 1, 125, 120, at: 10)
+        #expect(harness.log == ["down 1 knob", "moved knob", "move 1 knob"])
+        let disabled = Self.dragScene.replacingOccurrences(
+            of: "\"draggable\": true", with: "\"draggable\": true, \"enabled\": false")
+        harness.replace(disabled, at: 20)
+        harness.replace(Self.dragScene, at: 30)
+        harness.send(.up, 1, 125, 120, at: 40)
+        harness.clear()
+        // The knob is back at 100,100 (the new scene's frame): finger 2 takes it and moves it 5 right.
+        harness.send(.down, 2, 120, 120, at: 50)
+        harness.send(.move, 2, 125, 120, at: 60)
+        #expect(harness.log == ["down 2 knob", "moved knob", "move 2 knob"])
+    }
+
+    @Test("a knob whose dragging finger the scroll container took is dragged by the next finger")
+    func dragClaimReleasedOnIntercept() {
+        let harness = DispatchHarness(Self.dragScene)
+        harness.send(.down, 1, 120, 120, at: 0)
+        harness.send(.move, 1, 120, 140, at: 10)  // 20 down: past the list's slop, the list takes the finger
+        #expect(harness.log.contains("cancel 1 knob") && harness.log.contains("down 1 list"))
+        harness.send(.up, 1, 120, 140, at: 20)
+        harness.clear()
+        harness.send(.down, 2, 120, 120, at: 30)
+        harness.send(.move, 2, 123, 120, at: 40)  // within the slop: the knob keeps the finger and follows it
+        #expect(harness.log == ["down 2 knob", "moved knob", "move 2 knob"])
+    }
 }

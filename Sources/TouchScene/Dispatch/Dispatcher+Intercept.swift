@@ -22,6 +22,8 @@ extension Dispatcher {
         }
         // Recognizers that already saw the down keep their history; the others start from the original down.
         let previous = delivered ? Set(state.recognizers) : []
+        // The child no longer has the finger: if it was dragging the child, another finger may now.
+        if let target = state.target { releaseDrag(of: target, by: key) }
         state.target = container
         state.container = nil
         state.deliverAt = nil

@@ -42,6 +42,8 @@ extension Dispatcher {
                     }
                 }
                 state.dead = true
+                // A dead finger drags nothing: the region (if it comes back) is free for the next finger.
+                dragDrivers = dragDrivers.filter { $0.value != key }
                 state.recognizers = []
                 state.withheld = []
                 state.deliverAt = nil
