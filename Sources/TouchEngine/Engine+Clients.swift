@@ -29,7 +29,7 @@ extension Engine {
         nextClientID += 1
         clients[client.id] = client
         let mayChange = permissions.changeScene ? " (may change the scene)" : ""
-        log(.info, "client \(client.id) connected: pid \(credentials.pid) uid \(credentials.uid)\(mayChange)")
+        logConnection("client \(client.id) connected: pid \(credentials.pid) uid \(credentials.uid)\(mayChange)")
         reply(
             ServerMessages.hello(
                 server: settings.serverName + " " + settings.version, protocolVersion: ProtocolVersion.current,
@@ -133,12 +133,20 @@ extension Engine {
         requestFlush(client)
     }
 
+    /// An info line about a connection, throttled (`connectionLog`).
+    func logConnection(_ message: String) {
+        let (shouldLog, heldBack) = connectionLog.admit(at: now.microseconds)
+        guard shouldLog else { return }
+        let more = heldBack > 0 ? " (\(heldBack) connection lines held back before this one)" : ""
+        log(.info, message + more)
+    }
+
     func disconnect(_ client: ClientState, reason: String, finalBytes: [UInt8] = []) {
         guard clients.removeValue(forKey: client.id) != nil else { return }
         client.isClosed = true
         if client.subscription != nil { subscribers.removeAll { $0 === client } }
         effects.append(.close(client.id, finalBytes: finalBytes))
         reportStatus()
-        log(.info, "client \(client.id) disconnected: \(reason)")
+        logConnection("client \(client.id) disconnected: \(reason)")
     }
 }

@@ -45,6 +45,8 @@ public final class Engine {
     var effects: [EngineEffect] = []
     /// Refusals are logged at most once a second (a peer can cause them at will).
     var refusalLog = LogThrottle()
+    /// Connect and disconnect lines: a burst of 100 a second, then counted (any permitted peer can cause them).
+    var connectionLog = LogThrottle(intervalMicroseconds: 1_000_000, burst: 100)
     /// The latest time an input carried: what a scene change or a cancel without its own time is stamped with.
     var now = EventTime.zero
     /// Sees every decoded finger and dispatched event (`EngineEvent`).

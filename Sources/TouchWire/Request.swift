@@ -56,7 +56,12 @@ public enum RequestID: Equatable, Hashable, Sendable {
     static func read(_ value: JSONValue?, source: ArraySlice<UInt8>?) throws(RequestError) -> RequestID? {
         switch value {
         case nil: return nil
-        case .string(let text, _)?: return .string(text)
+        case .string(let text, _)?:
+            // Echoed exactly: bytes that are not UTF-8 would come back as U+FFFD, and two ids could look alike.
+            if let source, String(validating: source, as: UTF8.self) == nil {
+                throw RequestError(.badRequest, "id: a string must be valid UTF-8")
+            }
+            return .string(text)
         case .number?:
             if let source, source.allSatisfy({ $0 == UInt8(ascii: "-") || (48...57).contains($0) }),
                 let integer = Int64(String(decoding: source, as: UTF8.self))

@@ -17,6 +17,31 @@ struct LogThrottleTests {
         #expect(throttle.admit(at: 5_000_000) == (true, 1))
     }
 
+    @Test("a burst of three a second: the fourth within the second is held back and counted in the next window")
+    func burst() {
+        var throttle = LogThrottle(intervalMicroseconds: 1_000_000, burst: 3)
+        for t in [Int64(0), 10, 20] { #expect(throttle.admit(at: t) == (true, 0)) }
+        #expect(throttle.admit(at: 30) == (false, 0))
+        #expect(throttle.admit(at: 999_999) == (false, 0))
+        #expect(throttle.admit(at: 1_000_000) == (true, 2))
+        #expect(throttle.admit(at: 1_000_001) == (true, 0))
+    }
+
+    /// An attack: any user who may connect made two log lines per connect-and-close, 40,000 lines in 1.2 s.
+    @Test("1,000 connect-and-close cycles in one second log 100 lines, and the next second says how many were held")
+    func connectionStorm() throws {
+        let harness = EngineHarness()
+        for index in 0..<1000 {
+            harness.setClock(EventTime(microseconds: Int64(index) * 900))
+            harness.connectionLost(try harness.client())
+        }
+        #expect(harness.logs.filter { $0.message.hasPrefix("client ") }.count == 100)
+        harness.setClock(Fixtures.seconds(2))
+        _ = try harness.client()
+        let last = try #require(harness.logs.last?.message)
+        #expect(last.hasSuffix("(1900 connection lines held back before this one)"))
+    }
+
     @Test("times at Int64's ends: the span between two refusals saturates instead of trapping")
     func extremeTimes() {
         var throttle = LogThrottle(intervalMicroseconds: 1_000_000)
