@@ -5,7 +5,7 @@ import TouchCore
 import TouchFormats
 import TouchPosix
 
-/// Benchmarks 4 and 5: the daemon as a process, with real socket clients.
+/// The daemon as a process, with real socket clients: fan-out (threads or one epoll reader), write calls, idle.
 enum DaemonBenchmarks {
     struct FanOut {
         var clients: Int
@@ -14,6 +14,12 @@ enum DaemonBenchmarks {
         var latencyP50: Double
         var latencyP99: Double
         var cpuPercent: Double
+        /// The reading side's own CPU (the benchmark process), percent of one core over the same wall time.
+        var readerCPUPercent: Double = 0
+        /// Device frames whose events every client received (10 touch events each).
+        var frames: Int = 0
+        /// With `--strace`: the daemon's write-type system calls over the whole run, by name.
+        var writeCalls: [String: Int] = [:]
     }
 
     struct Idle {
@@ -28,28 +34,27 @@ enum DaemonBenchmarks {
         let directory: String
         let socket: String
 
-        init(touchd: String, arguments: [String], config: String) throws {
+        /// `wrapper`: a command that runs the daemon (strace), or none.
+        init(touchd: String, arguments: [String], config: String, wrapper: [String] = []) throws {
             directory = NSTemporaryDirectory() + "touchd-bench-\(Posix.processID)-\(UInt32.random(in: 0...UInt32.max))"
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             socket = directory + "/touchd.sock"
             try config.write(toFile: directory + "/config.json", atomically: true, encoding: .utf8)
-            process.executableURL = URL(fileURLWithPath: touchd)
-            process.arguments =
-                ["run", "--socket", socket, "--config", directory + "/config.json", "--log-level", "warning"]
-                + arguments
+            let run = ["run", "--socket", socket, "--config", directory + "/config.json", "--log-level", "warning"]
+            if wrapper.isEmpty {
+                process.executableURL = URL(fileURLWithPath: touchd)
+                process.arguments = run + arguments
+            } else {
+                process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+                process.arguments = wrapper + [touchd] + run + arguments
+            }
             process.standardError = FileHandle.nullDevice
             try process.run()
             for _ in 0..<500 where !FileManager.default.fileExists(atPath: socket) { Posix.sleep(microseconds: 10_000) }
         }
 
         /// utime + stime in clock ticks.
-        var cpuTicks: Int {
-            guard let stat = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),
-                let close = stat.lastIndex(of: ")")
-            else { return 0 }
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            return (Int(fields[11]) ?? 0) + (Int(fields[12]) ?? 0)  // fields 14 and 15 of stat(5)
-        }
+        var cpuTicks: Int { DaemonBenchmarks.cpuTicks("\(process.processIdentifier)") }
 
         func status(_ key: String) -> Int {
             guard
@@ -71,13 +76,29 @@ enum DaemonBenchmarks {
         }
     }
 
+    /// utime + stime in clock ticks of /proc/PROCESS/stat ("self" for this process).
+    static func cpuTicks(_ process: String) -> Int {
+        guard let stat = try? String(contentsOfFile: "/proc/\(process)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return 0 }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        return (Int(fields[11]) ?? 0) + (Int(fields[12]) ?? 0)  // fields 14 and 15 of stat(5)
+    }
+
     static func writeRecording(_ recording: Recording, to path: String) throws {
         try EvemuWriter.write(description: recording.description, events: recording.events).write(
             toFile: path, atomically: true, encoding: .utf8)
     }
 
-    /// Benchmark 4: 10 fingers at `rate` Hz replayed as a device, `clients` subscribers of touch events.
-    static func fanOut(touchd: String, clients: Int, rate: Int, seconds: Double) throws -> FanOut {
+    /// The fan-out load: 10 fingers at `rate` Hz for `seconds` replayed as a device through a one-region scene,
+    /// started when `clients` have subscribed. `read` connects, subscribes and reads given the daemon's socket and
+    /// the touch events each client should get; it returns the result with `received` and the latencies filled.
+    /// With `strace`, the daemon runs under `strace -f -c` for its write-type calls, written to that file (`-I2`:
+    /// with `-o FILE`, strace would otherwise block SIGTERM, and stopping the daemon would wait for ever).
+    static func withFanOutDaemon(
+        touchd: String, clients: Int, rate: Int, seconds: Double, strace: String?,
+        read: (_ daemon: DaemonRun, _ expectedPerClient: Int) throws -> FanOut
+    ) throws -> FanOut {
         let recording = BenchRecordings.tenFingers(rate: rate, seconds: seconds)
         let file = NSTemporaryDirectory() + "touchd-bench-fingers-\(Posix.processID).evemu"
         try writeRecording(recording, to: file)
@@ -86,71 +107,119 @@ enum DaemonBenchmarks {
         try #"{"size": [1920, 1080], "regions": [{"id": "all", "frame": [0, 0, 1920, 1080]}]}"#.write(
             toFile: scene, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: scene) }
-        // What arrives if nothing is lost: every down, move and up.
+        // What arrives if nothing is lost: every down, move and up, 10 per frame.
         let fingerFrames = Int(Double(rate) * seconds)
         let expected = 10 * fingerFrames + 10
+        let wrapper = strace.map { ["strace", "-I2", "-f", "-qq", "-c", "-o", $0, "-e", "trace=" + writeCallNames] }
         let daemon = try DaemonRun(
             touchd: touchd, arguments: ["--replay", file, "--scene", scene, "--replay-waits", "\(clients)"],
-            config: #"{"clients": {"max": 1000, "queueBytes": 16777216}}"#)
-        defer { daemon.stop() }
+            config: #"{"clients": {"max": 1000, "queueBytes": 16777216}}"#, wrapper: wrapper ?? [])
+        var result: FanOut
+        do {
+            result = try read(daemon, expected)
+        } catch {
+            daemon.stop()
+            throw error
+        }
+        daemon.stop()
+        result.frames = result.received / max(clients, 1) / 10
+        if let strace { result.writeCalls = try straceCounts(strace) }
+        return result
+    }
 
-        let results = Mutex<(received: Int, latencies: [Double])>((0, []))
-        let done = DispatchGroup()
-        let socket = daemon.socket
-        let cpuBefore = daemon.cpuTicks
-        let wallStart = Measure.nanoseconds()
-        for _ in 0..<clients {
-            done.enter()
-            Thread.detachNewThread {
-                defer { done.leave() }
-                guard let client = try? TouchClient(path: socket, retry: .init(attempts: 50)),
-                    (try? client.subscribe(events: ["touch"]))?.ok == true
-                else { return }
-                var received = 0
-                var latencies: [Double] = []
-                latencies.reserveCapacity(expected)
-                while received < expected, let line = try? client.nextLine() {
-                    let now = Double(Measure.nanoseconds()) / 1000
-                    received += 1
-                    if let stamp = timeField(line) { latencies.append(now - Double(stamp)) }
-                }
-                results.withLock {
-                    $0.received += received
-                    $0.latencies += latencies
+    static let writeCallNames = "write,writev,sendto,sendmsg"
+
+    /// The calls column of `strace -c` for the write-type calls.
+    static func straceCounts(_ path: String) throws -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for name in writeCallNames.split(separator: ",") { counts[String(name)] = 0 }
+        for line in try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n") {
+            // % time, seconds, usecs/call, calls, [errors], syscall
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard fields.count >= 5, let name = fields.last, counts[String(name)] != nil, let calls = Int(fields[3])
+            else { continue }
+            counts[String(name)] = calls
+        }
+        return counts
+    }
+
+    /// Benchmark 4 as it was first written: a thread per client in this process, each with the TouchClient library.
+    static func fanOut(touchd: String, clients: Int, rate: Int, seconds: Double, strace: String? = nil) throws
+        -> FanOut
+    {
+        try withFanOutDaemon(touchd: touchd, clients: clients, rate: rate, seconds: seconds, strace: strace) {
+            daemon, expected in
+            let results = Mutex<(received: Int, latencies: [Double])>((0, []))
+            let done = DispatchGroup()
+            let socket = daemon.socket
+            let cpuBefore = daemon.cpuTicks
+            let readerBefore = cpuTicks("self")
+            let wallStart = Measure.nanoseconds()
+            for _ in 0..<clients {
+                done.enter()
+                Thread.detachNewThread {
+                    defer { done.leave() }
+                    guard let client = try? TouchClient(path: socket, retry: .init(attempts: 50)),
+                        (try? client.subscribe(events: ["touch"]))?.ok == true
+                    else { return }
+                    var received = 0
+                    var latencies: [Double] = []
+                    latencies.reserveCapacity(expected)
+                    while received < expected, let line = try? client.nextLine() {
+                        let now = Double(Measure.nanoseconds()) / 1000
+                        received += 1
+                        if let stamp = timeField(line) { latencies.append(now - Double(stamp)) }
+                    }
+                    results.withLock {
+                        $0.received += received
+                        $0.latencies += latencies
+                    }
                 }
             }
-        }
-        _ = done.wait(timeout: .now() + seconds * 4 + 20)
-        let wall = Double(Measure.nanoseconds() - wallStart) / 1e9
-        let ticks = daemon.cpuTicks - cpuBefore
-        let hertz = Double(Posix.clockTicksPerSecond)
-        return results.withLock { state in
-            let sorted = state.latencies.sorted()
-            return FanOut(
-                clients: clients, expected: expected * clients, received: state.received,
-                latencyP50: Measure.percentile(sorted, 50), latencyP99: Measure.percentile(sorted, 99),
-                cpuPercent: Double(ticks) / hertz / wall * 100)
+            _ = done.wait(timeout: .now() + seconds * 4 + 20)
+            let wall = Double(Measure.nanoseconds() - wallStart) / 1e9
+            let ticks = daemon.cpuTicks - cpuBefore
+            let readerTicks = cpuTicks("self") - readerBefore
+            let hertz = Double(Posix.clockTicksPerSecond)
+            return results.withLock { state in
+                let sorted = state.latencies.sorted()
+                return FanOut(
+                    clients: clients, expected: expected * clients, received: state.received,
+                    latencyP50: Measure.percentile(sorted, 50), latencyP99: Measure.percentile(sorted, 99),
+                    cpuPercent: Double(ticks) / hertz / wall * 100,
+                    readerCPUPercent: Double(readerTicks) / hertz / wall * 100)
+            }
         }
     }
 
     /// `"time_us":N` without a JSON parser: the benchmark client must not be the bottleneck.
-    static func timeField(_ line: [UInt8]) -> Int64? {
-        let key = Array("\"time_us\":".utf8)
-        guard line.count > key.count else { return nil }
-        var index = 0
-        while index + key.count <= line.count {
-            if line[index] == key[0] && Array(line[index..<(index + key.count)]) == key {
-                var value: Int64 = 0
-                var position = index + key.count
-                while position < line.count, line[position] >= 48, line[position] <= 57 {
-                    value = value * 10 + Int64(line[position] - 48)
-                    position += 1
+    static func timeField(_ line: [UInt8]) -> Int64? { line.withUnsafeBufferPointer { timeField($0) } }
+
+    static let timeKey: [UInt8] = Array("\"time_us\":".utf8)
+
+    /// The same over bytes in place, without allocating: one pass, a key compare only where a quote starts.
+    static func timeField(_ line: UnsafeBufferPointer<UInt8>) -> Int64? {
+        timeKey.withUnsafeBufferPointer { key in
+            guard line.count > key.count else { return nil }
+            var index = 0
+            while index + key.count <= line.count {
+                if line[index] == key[0] {
+                    var matched = 1
+                    while matched < key.count, line[index + matched] == key[matched] { matched += 1 }
+                    if matched == key.count {
+                        var value: Int64 = 0
+                        var position = index + key.count
+                        while position < line.count, line[position] >= 48, line[position] <= 57 {
+                            value = value * 10 + Int64(line[position] - 48)
+                            position += 1
+                        }
+                        return value
+                    }
                 }
-                return value
+                index += 1
             }
-            index += 1
+            return nil
         }
-        return nil
     }
 
     /// Benchmark 5: a device (a replay that waits for 100 subscribers, so it never plays), two idle clients.

@@ -10,9 +10,17 @@ import TouchPosix
 ///     touchd-bench pipeline FILE.evemu [REGIONS]
 ///     touchd-bench decoder FILE.raw DESCRIPTION.evemu
 ///     touchd-bench hittest [QUERIES]
-///     touchd-bench fanout TOUCHD CLIENTS [RATE SECONDS]
+///     touchd-bench fanout TOUCHD CLIENTS [RATE SECONDS] [--strace FILE]
+///     touchd-bench fanout-epoll TOUCHD CLIENTS [RATE SECONDS] [--strace FILE]
 ///     touchd-bench idle TOUCHD RECORDING [SECONDS]
-let arguments = Array(CommandLine.arguments.dropFirst())
+/// `--strace FILE` (fan-out): the daemon runs under `strace -f -c`, which writes its counts there.
+let (arguments, straceFile): ([String], String?) = {
+    var all = Array(CommandLine.arguments.dropFirst())
+    guard let option = all.firstIndex(of: "--strace"), option + 1 < all.count else { return (all, nil) }
+    let file = all[option + 1]
+    all.removeSubrange(option...(option + 1))
+    return (all, file)
+}()
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data((message + "\n").utf8))
@@ -66,15 +74,26 @@ do {
                 "hittest \(regions) regions grid p50 \(Measure.format(r.gridP50)) ns p99 \(Measure.format(r.gridP99)) ns scan p50 \(Measure.format(r.scanP50)) ns p99 \(Measure.format(r.scanP99)) ns speedup p99 \(Measure.format(r.scanP99 / max(r.gridP99, 1), decimals: 1))x"
             )
         }
-    case "fanout":
+    case "fanout", "fanout-epoll":
         guard arguments.count >= 3, let clients = Int(arguments[2]) else {
-            fail("fanout TOUCHD CLIENTS [RATE SECONDS]")
+            fail("\(arguments[0]) TOUCHD CLIENTS [RATE SECONDS] [--strace FILE]")
         }
-        let r = try DaemonBenchmarks.fanOut(
-            touchd: arguments[1], clients: clients, rate: Int(number(3, default: 240)), seconds: number(4, default: 5))
-        print(
-            "fanout \(clients) clients expected \(r.expected) received \(r.received) lost \(r.expected - r.received) latency p50 \(Measure.format(r.latencyP50)) us p99 \(Measure.format(r.latencyP99)) us cpu \(Measure.format(r.cpuPercent)) %"
-        )
+        let rate = Int(number(3, default: 240))
+        let seconds = number(4, default: 5)
+        let r =
+            arguments[0] == "fanout"
+            ? try DaemonBenchmarks.fanOut(
+                touchd: arguments[1], clients: clients, rate: rate, seconds: seconds, strace: straceFile)
+            : try EpollFanOut.run(
+                touchd: arguments[1], clients: clients, rate: rate, seconds: seconds, strace: straceFile)
+        var line =
+            "\(arguments[0]) \(clients) clients expected \(r.expected) received \(r.received) lost \(r.expected - r.received) latency p50 \(Measure.format(r.latencyP50)) us p99 \(Measure.format(r.latencyP99)) us cpu \(Measure.format(r.cpuPercent)) % reader-cpu \(Measure.format(r.readerCPUPercent)) % frames \(r.frames)"
+        if straceFile != nil {
+            let calls = r.writeCalls.values.reduce(0, +)
+            line +=
+                " write-calls \(calls) \(r.writeCalls.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ","))"
+        }
+        print(line)
     case "idle":
         guard arguments.count >= 3 else { fail("idle TOUCHD RECORDING [SECONDS]") }
         let r = try DaemonBenchmarks.idle(
@@ -83,7 +102,7 @@ do {
             "idle \(Measure.format(r.seconds)) s wakeups \(r.wakeups) (\(Measure.format(Double(r.wakeups) / r.seconds, decimals: 2))/s) rss \(r.rssKilobytes) kB"
         )
     default:
-        fail("touchd-bench make-looped | pipeline | decoder | hittest | fanout | idle")
+        fail("touchd-bench make-looped | make-fingers | pipeline | decoder | hittest | fanout | fanout-epoll | idle")
     }
 } catch {
     fail("touchd-bench: \(error)")

@@ -1,0 +1,138 @@
+import TouchPosix
+
+/// The fan-out benchmark with a client side that stays small: every subscriber's socket read by ONE thread through
+/// one epoll (TouchPosix's EventLoop), instead of a thread per client competing with the daemon for the cores.
+/// Latency is measured as `fanOut` measures it: CLOCK_MONOTONIC when the bytes are read, minus the event's
+/// `time_us` (stamped by the daemon on CLOCK_MONOTONIC when the event came due); here the clock is read once per
+/// `read`, for every line that read completed.
+enum EpollFanOut {
+    /// One subscriber: its socket, the tail of a line not yet complete, and what it has received.
+    final class Connection {
+        let fd: Int32
+        var partial: [UInt8] = []
+        var subscribed = false
+        var received = 0
+        var token: UInt64 = 0
+        var done = false
+
+        init(fd: Int32) { self.fd = fd }
+    }
+
+    struct SetupError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    static func run(touchd: String, clients: Int, rate: Int, seconds: Double, strace: String? = nil) throws
+        -> DaemonBenchmarks.FanOut
+    {
+        try DaemonBenchmarks.withFanOutDaemon(
+            touchd: touchd, clients: clients, rate: rate, seconds: seconds, strace: strace
+        ) { daemon, expected in
+            var connections: [Connection] = []
+            defer { for connection in connections { Posix.close(connection.fd) } }
+            let request = Array(#"{"op":"subscribe","id":1,"events":["touch"]}"#.utf8) + [10]
+            for _ in 0..<clients {
+                let fd = try connect(daemon.socket)
+                connections.append(Connection(fd: fd))
+                try Posix.sendAll(fd, request)
+            }
+            var latencies: [Double] = []
+            latencies.reserveCapacity(expected * clients)
+            var finished = 0
+            var buffer = [UInt8](repeating: 0, count: 1 << 16)
+            let loop = try EventLoop()
+            func handle(_ connection: Connection) {
+                let result = try? Posix.read(connection.fd, into: &buffer, count: buffer.count)
+                let now = Measure.nanoseconds() / 1000
+                switch result {
+                case .bytes(let count)?:
+                    lines(of: connection, in: buffer, count: count) { line in
+                        guard connection.subscribed else {
+                            // The hello, then the reply to the subscribe request: events follow it.
+                            if contains(line, replyMarker) { connection.subscribed = true }
+                            return
+                        }
+                        connection.received += 1
+                        if let stamp = DaemonBenchmarks.timeField(line) { latencies.append(Double(now - stamp)) }
+                    }
+                    if connection.received >= expected { finish(connection) }
+                case .wouldBlock?:
+                    return
+                case .endOfFile?, nil:
+                    finish(connection)
+                }
+            }
+            func finish(_ connection: Connection) {
+                guard !connection.done else { return }
+                connection.done = true
+                loop.deregister(connection.token)
+                finished += 1
+            }
+            for connection in connections {
+                connection.token = try loop.register(connection.fd, for: .readable) { _ in handle(connection) }
+            }
+            let cpuBefore = daemon.cpuTicks
+            let readerBefore = DaemonBenchmarks.cpuTicks("self")
+            let start = Measure.nanoseconds()
+            let deadline = start + Int64((seconds * 4 + 20) * 1e9)
+            while finished < clients, Measure.nanoseconds() < deadline {
+                try loop.runOnce(timeoutMilliseconds: 1000)
+            }
+            let wall = Double(Measure.nanoseconds() - start) / 1e9
+            let hertz = Double(Posix.clockTicksPerSecond)
+            let ticks = daemon.cpuTicks - cpuBefore
+            let readerTicks = DaemonBenchmarks.cpuTicks("self") - readerBefore
+            latencies.sort()
+            return DaemonBenchmarks.FanOut(
+                clients: clients, expected: expected * clients,
+                received: connections.reduce(0) { $0 + $1.received },
+                latencyP50: Measure.percentile(latencies, 50), latencyP99: Measure.percentile(latencies, 99),
+                cpuPercent: Double(ticks) / hertz / wall * 100,
+                readerCPUPercent: Double(readerTicks) / hertz / wall * 100)
+        }
+    }
+
+    static let replyMarker = Array(#""type":"reply""#.utf8)
+
+    /// A connection to the daemon's socket, retried while it is not up yet or its backlog is full.
+    static func connect(_ socket: String) throws -> Int32 {
+        var failure: SystemError?
+        for _ in 0..<500 {
+            do {
+                return try Posix.connect(unixSocket: socket)
+            } catch {
+                failure = error
+                Posix.sleep(microseconds: 10_000)
+            }
+        }
+        throw SetupError(description: "cannot connect to \(socket): \(failure.map { "\($0)" } ?? "")")
+    }
+
+    /// Calls `body` with each complete line of `buffer[0..<count]`, after what the connection kept of the last read;
+    /// in place, without a copy unless a line spans two reads.
+    static func lines(
+        of connection: Connection, in buffer: [UInt8], count: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Void
+    ) {
+        buffer.withUnsafeBufferPointer { bytes in
+            var start = 0
+            for index in 0..<count where bytes[index] == 10 {
+                if connection.partial.isEmpty {
+                    body(UnsafeBufferPointer(rebasing: bytes[start..<index]))
+                } else {
+                    connection.partial += bytes[start..<index]
+                    connection.partial.withUnsafeBufferPointer(body)
+                    connection.partial.removeAll(keepingCapacity: true)
+                }
+                start = index + 1
+            }
+            if start < count { connection.partial += bytes[start..<count] }
+        }
+    }
+
+    static func contains(_ line: UnsafeBufferPointer<UInt8>, _ marker: [UInt8]) -> Bool {
+        guard line.count >= marker.count else { return false }
+        return (0...(line.count - marker.count)).contains { offset in
+            marker.indices.allSatisfy { line[offset + $0] == marker[$0] }
+        }
+    }
+}
