@@ -18,6 +18,11 @@ enum DaemonBenchmarks {
         var readerCPUPercent: Double = 0
         /// Device frames whose events every client received (10 touch events each).
         var frames: Int = 0
+        /// fanout-epoll: the 90th percentile and the largest latency (microseconds).
+        var latencyP90: Double = .nan
+        var latencyMax: Double = .nan
+        /// fanout-epoll: the 99th percentile of how late a 1 ms sleep in this process woke (microseconds).
+        var wakeUpLatenessP99: Double = .nan
         /// With `--strace`: the daemon's write-type system calls over the whole run, by name.
         var writeCalls: [String: Int] = [:]
     }

@@ -1,3 +1,5 @@
+import Foundation
+import Synchronization
 import TouchPosix
 
 /// The fan-out benchmark with a client side that stays small: every subscriber's socket read by ONE thread through
@@ -71,6 +73,7 @@ enum EpollFanOut {
             for connection in connections {
                 connection.token = try loop.register(connection.fd, for: .readable) { _ in handle(connection) }
             }
+            let probe = WakeUpProbe()
             let cpuBefore = daemon.cpuTicks
             let readerBefore = DaemonBenchmarks.cpuTicks("self")
             let start = Measure.nanoseconds()
@@ -79,6 +82,7 @@ enum EpollFanOut {
                 try loop.runOnce(timeoutMilliseconds: 1000)
             }
             let wall = Double(Measure.nanoseconds() - start) / 1e9
+            let lateness = probe.stop()
             let hertz = Double(Posix.clockTicksPerSecond)
             let ticks = daemon.cpuTicks - cpuBefore
             let readerTicks = DaemonBenchmarks.cpuTicks("self") - readerBefore
@@ -88,7 +92,39 @@ enum EpollFanOut {
                 received: connections.reduce(0) { $0 + $1.received },
                 latencyP50: Measure.percentile(latencies, 50), latencyP99: Measure.percentile(latencies, 99),
                 cpuPercent: Double(ticks) / hertz / wall * 100,
-                readerCPUPercent: Double(readerTicks) / hertz / wall * 100)
+                readerCPUPercent: Double(readerTicks) / hertz / wall * 100,
+                latencyP90: Measure.percentile(latencies, 90), latencyMax: latencies.last ?? .nan,
+                wakeUpLatenessP99: Measure.percentile(lateness, 99))
+        }
+    }
+
+    /// How late the machine wakes a sleeping thread while the benchmark runs: a thread of this process that sleeps
+    /// 1 ms at a time and records by how much each sleep overran. On a shared machine this is the floor under any
+    /// latency measured at the same time: a p99 of the fan-out below it is not to be had.
+    final class WakeUpProbe: Sendable {
+        private let running = Atomic<Bool>(true)
+        private let samples = Mutex<[Double]>([])
+        private let done = DispatchSemaphore(value: 0)
+
+        init() {
+            Thread.detachNewThread { [self] in
+                var lateness: [Double] = []
+                lateness.reserveCapacity(100_000)
+                while running.load(ordering: .relaxed) {
+                    let before = Measure.nanoseconds()
+                    Posix.sleep(microseconds: 1000)
+                    lateness.append(Double(Measure.nanoseconds() - before) / 1000 - 1000)
+                }
+                samples.withLock { $0 = lateness }
+                done.signal()
+            }
+        }
+
+        /// Ends the probe; the lateness of each sleep in microseconds, sorted.
+        func stop() -> [Double] {
+            running.store(false, ordering: .relaxed)
+            done.wait()
+            return samples.withLock { $0.sorted() }
         }
     }
 

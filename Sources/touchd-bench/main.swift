@@ -87,7 +87,7 @@ do {
             : try EpollFanOut.run(
                 touchd: arguments[1], clients: clients, rate: rate, seconds: seconds, strace: straceFile)
         var line =
-            "\(arguments[0]) \(clients) clients expected \(r.expected) received \(r.received) lost \(r.expected - r.received) latency p50 \(Measure.format(r.latencyP50)) us p99 \(Measure.format(r.latencyP99)) us cpu \(Measure.format(r.cpuPercent)) % reader-cpu \(Measure.format(r.readerCPUPercent)) % frames \(r.frames)"
+            "\(arguments[0]) \(clients) clients expected \(r.expected) received \(r.received) lost \(r.expected - r.received) latency p50 \(Measure.format(r.latencyP50)) us p99 \(Measure.format(r.latencyP99)) us cpu \(Measure.format(r.cpuPercent)) % reader-cpu \(Measure.format(r.readerCPUPercent)) % frames \(r.frames) p90 \(Measure.format(r.latencyP90)) us max \(Measure.format(r.latencyMax)) us wake-late-p99 \(Measure.format(r.wakeUpLatenessP99)) us"
         if straceFile != nil {
             let calls = r.writeCalls.values.reduce(0, +)
             line +=
