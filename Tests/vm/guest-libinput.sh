@@ -1,40 +1,71 @@
 #!/bin/sh
-# Benchmark 6, INSIDE the vmrun.sh guest (--udev): one uinput touchscreen driven by evemu-play with a long
-# recording, read at once by `touchd run` (with a scene and one subscribed client) and by
-# `libinput debug-events --device NODE`. Prints each reader's CPU time (utime+stime) over the same stream.
+# The live row of scripts/bench.sh --live, INSIDE the vmrun.sh guest (--udev). For each stream listed in
+# /touchd/streams.txt ("LABEL|DESCRIPTION|EVENTS|PLAYS", paths under /touchd): evemu-device creates the uinput
+# touchscreen from DESCRIPTION, then `touchd run` (a scene and one subscribed `touchctl monitor` client) and
+# `libinput debug-events --device NODE` read it at once while evemu-play plays EVENTS, PLAYS times in a row.
+# Prints, per stream, each reader's CPU time (utime+stime from /proc/PID/stat) over the same playback:
+#   cpu LABEL touchd MS ms libinput MS ms events N seconds S lines-touchd N lines-libinput N
+# One stream at a time: its device is removed (evemu-device ended) before the next is made.
 set -u
 D=/touchd
 W=${VMRUN_OUT:-/tmp}
-NAME="touchd bench 10-finger panel"
 SOCK=/tmp/touchd.sock
-evemu-device $D/fingers.evemu > $W/device.out 2>&1 &
-NODE=""
-i=0
-while [ -z "$NODE" ] && [ $i -lt 100 ]; do
-    for n in /sys/class/input/event*; do [ "$(cat "$n/device/name" 2>/dev/null)" = "$NAME" ] && NODE=/dev/input/${n##*/}; done
-    [ -n "$NODE" ] || { sleep 0.1; i=$((i+1)); }
-done
-[ -n "$NODE" ] || { echo "FAIL: no device"; exit 1; }
-udevadm settle --timeout=10 2>/dev/null
-touchd run --socket $SOCK --scene $D/scene.json --log-level warning 2> $W/daemon.log &
-TOUCHD=$!
-i=0; while [ ! -S $SOCK ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
-touchctl --socket $SOCK monitor --raw --events touch,gesture > $W/client.ndjson 2>&1 &
-CLIENT=$!
-libinput-debug-events --device "$NODE" > $W/libinput.txt 2> $W/libinput.err &
-LIBINPUT=$!
-sleep 2
-ticks() { awk '{print $14 + $15}' /proc/$1/stat; }
-T0=$(ticks $TOUCHD); L0=$(ticks $LIBINPUT)
-START=$(cut -d' ' -f1 /proc/uptime)
-evemu-play "$NODE" < $D/fingers.evemu
-sleep 1
-T1=$(ticks $TOUCHD); L1=$(ticks $LIBINPUT)
-END=$(cut -d' ' -f1 /proc/uptime)
-HZ=100
-echo "stream: $(grep -c '^E:' $D/fingers.evemu) events played in $(echo "$END $START" | awk '{printf "%.1f", $1 - $2}') s"
-echo "touchd lines to its client: $(grep -c '"type"' $W/client.ndjson); libinput lines: $(wc -l < $W/libinput.txt)"
-echo "cpu touchd $(( (T1 - T0) * 1000 / HZ )) ms libinput $(( (L1 - L0) * 1000 / HZ )) ms"
-kill $TOUCHD $LIBINPUT $CLIENT 2>/dev/null
-head -5 $W/libinput.err
-exit 0
+HZ=100 # USER_HZ: the unit of /proc/PID/stat
+ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+uptime_s() { cut -d' ' -f1 /proc/uptime; }
+status=0
+
+while IFS='|' read -r LABEL DESC EVENTS PLAYS; do
+    [ -n "$LABEL" ] || continue
+    NAME=$(sed -n 's/^N: //p' "$D/$DESC" | head -n 1)
+    evemu-device "$D/$DESC" < /dev/null > "$W/$LABEL-device.out" 2>&1 &
+    DEVICE=$!
+    NODE=""
+    i=0
+    while [ -z "$NODE" ] && [ $i -lt 100 ]; do
+        for n in /sys/class/input/event*; do
+            [ "$(cat "$n/device/name" 2>/dev/null)" = "$NAME" ] && NODE=/dev/input/${n##*/}
+        done
+        [ -n "$NODE" ] || { sleep 0.1; i=$((i + 1)); }
+    done
+    if [ -z "$NODE" ]; then
+        echo "FAIL: $LABEL: no device named '$NAME'"
+        kill $DEVICE 2>/dev/null
+        status=1
+        continue
+    fi
+    udevadm settle --timeout=10 2>/dev/null
+    rm -f $SOCK
+    touchd run --socket $SOCK --scene $D/scene.json --log-level warning < /dev/null 2> "$W/$LABEL-daemon.log" &
+    TOUCHD=$!
+    i=0
+    while [ ! -S $SOCK ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+    touchctl --socket $SOCK monitor --raw --events touch,gesture < /dev/null > "$W/$LABEL-client.ndjson" 2>&1 &
+    CLIENT=$!
+    libinput-debug-events --device "$NODE" < /dev/null > "$W/$LABEL-libinput.txt" 2> "$W/$LABEL-libinput.err" &
+    LIBINPUT=$!
+    sleep 2
+    T0=$(ticks $TOUCHD)
+    L0=$(ticks $LIBINPUT)
+    START=$(uptime_s)
+    p=0
+    while [ $p -lt "$PLAYS" ]; do
+        evemu-play "$NODE" < "$D/$EVENTS"
+        p=$((p + 1))
+    done
+    sleep 1
+    T1=$(ticks $TOUCHD)
+    L1=$(ticks $LIBINPUT)
+    END=$(uptime_s)
+    events=$(( $(grep -c '^E:' "$D/$EVENTS") * PLAYS ))
+    seconds=$(echo "$END $START" | awk '{printf "%.1f", $1 - $2}')
+    echo "cpu $LABEL touchd $(( (T1 - T0) * 1000 / HZ )) ms libinput $(( (L1 - L0) * 1000 / HZ )) ms" \
+        "events $events seconds $seconds lines-touchd $(grep -c '"type"' "$W/$LABEL-client.ndjson")" \
+        "lines-libinput $(wc -l < "$W/$LABEL-libinput.txt")"
+    kill $TOUCHD $LIBINPUT $CLIENT 2>/dev/null
+    wait $TOUCHD $LIBINPUT $CLIENT 2>/dev/null
+    kill $DEVICE 2>/dev/null
+    wait $DEVICE 2>/dev/null
+    head -n 5 "$W/$LABEL-libinput.err"
+done < $D/streams.txt
+exit $status
