@@ -27,19 +27,8 @@ public enum DispatchEventEncoder {
     /// The most frequent line by far (every finger, every frame): written as a template, each key with its comma
     /// as one literal (`JSONWriter.template`).
     public static func encode(_ touch: DispatchedTouch, into writer: inout JSONWriter) {
-        switch touch.phase {
-        case .down: writer.template(#"{"type":"down","device":"#)
-        case .move: writer.template(#"{"type":"move","device":"#)
-        case .up: writer.template(#"{"type":"up","device":"#)
-        case .cancel: writer.template(#"{"type":"cancel","device":"#)
-        }
-        writer.templateValue(touch.device)
-        writer.template(#","finger":"#)
-        writer.templateValue(Int64(touch.finger.rawValue))
-        writer.template(#","slot":"#)
-        writer.templateValue(Int64(touch.slot))
-        writer.template(#","time_us":"#)
-        writer.templateValue(touch.time.microseconds)
+        FingerEventEncoder.templateHead(
+            touch.phase, device: touch.device, finger: touch.finger, slot: touch.slot, time: touch.time, into: &writer)
         if let region = touch.region {
             writer.template(#","region":"#)
             writer.templateValue(region)

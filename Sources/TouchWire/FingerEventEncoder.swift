@@ -3,38 +3,44 @@ import TouchJSON
 
 /// Encodes finger events as NDJSON lines (docs/protocol.md, "Finger events").
 public enum FingerEventEncoder {
-    /// Appends one line for a finger event.
+    /// Appends one line for a finger event, written as a template (`JSONWriter.template`).
     public static func encode(_ mapped: MappedFingerEvent, device: String, into writer: inout JSONWriter) {
         let event = mapped.event
-        writer.beginObject()
-        writer.field("type", event.phase.rawValue)
-        writer.field("device", device)
-        writer.field("finger", event.finger.rawValue)
-        writer.field("slot", event.slot)
-        writer.field("time_us", event.time.microseconds)
-        writer.field("x", mapped.position.x)
-        writer.field("y", mapped.position.y)
-        writer.field("raw_x", event.contact.x)
-        writer.field("raw_y", event.contact.y)
-        encodeAttributes(event.contact, into: &writer)
-        writer.endObject()
-        writer.newline()
+        templateHead(
+            event.phase, device: device, finger: event.finger, slot: event.slot, time: event.time, into: &writer)
+        writer.template(#","x":"#)
+        writer.templateValue(mapped.position.x)
+        writer.template(#","y":"#)
+        writer.templateValue(mapped.position.y)
+        writer.template(#","raw_x":"#)
+        writer.templateValue(Int64(event.contact.x))
+        writer.template(#","raw_y":"#)
+        writer.templateValue(Int64(event.contact.y))
+        templateAttributes(event.contact, into: &writer)
+        writer.template("}\n")
     }
 
-    /// The optional attributes, present only when the device reports them.
-    public static func encodeAttributes(_ contact: ContactState, into writer: inout JSONWriter) {
-        if let value = contact.pressure { writer.field("pressure", value) }
-        if let value = contact.touchMajor { writer.field("touch_major", value) }
-        if let value = contact.touchMinor { writer.field("touch_minor", value) }
-        if let value = contact.widthMajor { writer.field("width_major", value) }
-        if let value = contact.widthMinor { writer.field("width_minor", value) }
-        if let value = contact.orientation { writer.field("orientation", value) }
-        if let value = contact.distance { writer.field("distance", value) }
-        if let value = contact.toolType { writer.field("tool", ToolType.name(value)) }
+    /// The fields every finger and touch line starts with: `{"type":…,"device":…,"finger":…,"slot":…,"time_us":…`.
+    public static func templateHead(
+        _ phase: TouchPhase, device: String, finger: FingerID, slot: Int32, time: EventTime,
+        into writer: inout JSONWriter
+    ) {
+        switch phase {
+        case .down: writer.template(#"{"type":"down","device":"#)
+        case .move: writer.template(#"{"type":"move","device":"#)
+        case .up: writer.template(#"{"type":"up","device":"#)
+        case .cancel: writer.template(#"{"type":"cancel","device":"#)
+        }
+        writer.templateValue(device)
+        writer.template(#","finger":"#)
+        writer.templateValue(Int64(finger.rawValue))
+        writer.template(#","slot":"#)
+        writer.templateValue(Int64(slot))
+        writer.template(#","time_us":"#)
+        writer.templateValue(time.microseconds)
     }
 
-    /// The optional attributes inside a template-written line (`JSONWriter.template`): the same keys and values
-    /// as `encodeAttributes`.
+    /// The optional attributes, present only when the device reports them, inside a template-written line.
     public static func templateAttributes(_ contact: ContactState, into writer: inout JSONWriter) {
         if let value = contact.pressure {
             writer.template(#","pressure":"#)

@@ -83,4 +83,26 @@ struct TemplateEncodingTests {
             number(lines[1]["x"]) == 12.25 && number(lines[1]["dx"]) == 1.75 && number(lines[1]["local_x"]) == 12.25)
         #expect(lines.map { number($0["finger"]) } == [1, 1, 1, 2, 2])
     }
+
+    @Test("finger lines (replay without a scene): every phase, attributes only when reported, the tool by name")
+    func fingers() throws {
+        for phase in TouchPhase.allCases {
+            var contact = ContactState(x: 300, y: -4)
+            contact.touchMajor = phase == .move ? 12 : nil
+            contact.toolType = phase == .up ? ToolType.pen : nil
+            let event = FingerEvent(
+                phase: phase, finger: FingerID(4), slot: 3, time: EventTime(microseconds: 99), contact: contact)
+            var writer = JSONWriter()
+            FingerEventEncoder.encode(
+                MappedFingerEvent(event: event, position: Point(x: 0.5, y: 1279.99)), device: "d\"1", into: &writer)
+            let line = try parse(writer)
+            #expect(string(line["type"]) == phase.rawValue && string(line["device"]) == "d\"1")
+            #expect(number(line["finger"]) == 4 && number(line["slot"]) == 3 && number(line["time_us"]) == 99)
+            #expect(number(line["x"]) == 0.5 && number(line["y"]) == 1279.99)
+            #expect(number(line["raw_x"]) == 300 && number(line["raw_y"]) == -4)
+            #expect((number(line["touch_major"]) == 12) == (phase == .move))
+            #expect(string(line["tool"]) == (phase == .up ? "pen" : nil))
+            #expect(line["region"] == nil)
+        }
+    }
 }
