@@ -29,6 +29,14 @@ public struct EventTime: Comparable, Hashable, Sendable, CustomStringConvertible
     public static let min = EventTime(microseconds: .min)
     public static let max = EventTime(microseconds: .max)
 
+    /// The earlier of two deadlines, either of which may be absent (no timer): how every "next deadline" is
+    /// combined.
+    @inlinable public static func earliest(_ a: EventTime?, _ b: EventTime?) -> EventTime? {
+        guard let a else { return b }
+        guard let b else { return a }
+        return Swift.min(a, b)
+    }
+
     public var seconds: Double { Double(microseconds) / 1_000_000 }
 
     public static func < (lhs: EventTime, rhs: EventTime) -> Bool { lhs.microseconds < rhs.microseconds }

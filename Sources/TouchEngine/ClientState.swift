@@ -49,6 +49,20 @@ final class ClientState {
         return queue.enqueue(bytes, kind: kind)
     }
 
+    /// Everything still queued, then `goodbye`: the last bytes the adapter writes before it closes the socket.
+    func takeAll(then goodbye: [UInt8]) -> [UInt8] {
+        _ = queue.enqueue(goodbye, kind: .reply)
+        var remaining: [UInt8] = []
+        queue.flush { raw in
+            remaining = Array(raw)
+            return raw.count
+        }
+        return remaining
+    }
+
+    /// Neither subscribed nor asked anything yet: closed a timeout after connecting.
+    var isIdle: Bool { !hasBeenActive && subscription == nil }
+
     /// Whether requests wait: the replies queued are over the high-water mark.
     var isBackpressured: Bool { queue.isOverHighWater }
 

@@ -77,12 +77,7 @@ public final class Engine {
     /// The earliest time at which `advance(to:)` has work: a gesture timer, a withheld touch, an idle client.
     public var nextDeadline: EventTime? {
         let gestures = settings.dispatches ? dispatcher.nextDeadline : nil
-        switch (gestures, housekeepingDeadline) {
-        case (let a?, let b?): return min(a, b)
-        case (let a?, nil): return a
-        case (nil, let b?): return b
-        case (nil, nil): return nil
-        }
+        return EventTime.earliest(gestures, housekeepingDeadline)
     }
 
     /// Time has come to `time`: gesture timers that are due fire, and idle or stalled clients are closed.
@@ -118,13 +113,7 @@ public final class Engine {
         for index in devices.keys.sorted() { cancelTouches(of: DeviceHandle(index), at: time) }
         let goodbye = ServerMessages.goodbye(code: "shutdown", message: "touchd is stopping")
         for client in clients.values.sorted(by: { $0.id < $1.id }) {
-            _ = client.queue.enqueue(goodbye, kind: .reply)
-            var remaining: [UInt8] = []
-            client.queue.flush { raw in
-                remaining = Array(raw)
-                return raw.count
-            }
-            effects.append(.close(client.id, finalBytes: remaining))
+            effects.append(.close(client.id, finalBytes: client.takeAll(then: goodbye)))
         }
         clients.removeAll()
         subscribers.removeAll()

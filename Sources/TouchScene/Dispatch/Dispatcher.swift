@@ -77,12 +77,7 @@ public final class Dispatcher {
         for finger in fingers.values {
             if let due = finger.deliverAt { delayed = min(delayed ?? due, due) }
         }
-        switch (delayed, arena.nextDeadline) {
-        case (let a?, let b?): return min(a, b)
-        case (let a?, nil): return a
-        case (nil, let b?): return b
-        case (nil, nil): return nil
-        }
+        return EventTime.earliest(delayed, arena.nextDeadline)
     }
 
     /// Handles one pipeline output from `device`, after running every timer due before it, and appends what it
