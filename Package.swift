@@ -89,7 +89,8 @@ let package = Package(
             dependencies: [
                 "TouchCore", "TouchFormats", "TouchGestures", "TouchScene", "TouchWire", "TouchEngine", "TouchDevice",
                 "TouchDaemon", "TouchPosix",
-            ]),
+            ],
+            swiftSettings: uncheckedExclusivity),
         .executableTarget(name: "touchd", dependencies: ["TouchdCLI", "TouchPosix"]),
         .executableTarget(name: "touchctl", dependencies: ["TouchClient", "TouchJSON", "TouchPosix"]),
 

@@ -135,7 +135,7 @@ extension Engine {
     private func forward(from device: DeviceState) {
         for output in pipelineBuffer {
             if let observer {
-                observer(.decoded(output, device: device.tag, liveFingers: device.pipeline.decoder.liveFingerCount))
+                observer(.decoded(output, device: device.tag, liveFingers: device.pipeline.liveFingerCount))
             }
             if settings.dispatches { dispatcher.handle(output, device: device.tag, into: &dispatchBuffer) }
         }

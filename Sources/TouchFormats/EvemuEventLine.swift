@@ -15,6 +15,7 @@ enum EvemuEventLine {
     static func parse(_ line: UnsafeBufferPointer<UInt8>) -> InputEvent? {
         guard line.count > 2, let base = line.baseAddress, base[0] == UInt8(ascii: "E"), base[1] == ASCII.colon
         else { return nil }
+        if let event = RecordLayout.parse(base, count: line.count) { return event }
         var cursor = Cursor(base: base, end: line.count, position: 2)
         cursor.skipBlanks()
         // Seconds: up to 18 digits cannot overflow Int64; longer (leading zeros) is for the general path.
@@ -105,6 +106,77 @@ enum EvemuEventLine {
             if decimal < 10 { return decimal }
             let letter = (byte | 0x20) &- UInt8(ascii: "a")
             return letter < 6 ? letter &+ 10 : nil
+        }
+    }
+
+    /// evemu-record's own layout, `E: <seconds>.<6 digits> <4 hex> <4 hex> <value>` with single spaces (nearly
+    /// every line of every evemu file): its fixed widths are read at fixed offsets, without the cursor's loops.
+    /// It yields the cursor's event for every line it takes, and nil for any other line, which the cursor reads.
+    private enum RecordLayout {
+        static func parse(_ base: UnsafePointer<UInt8>, count: Int) -> InputEvent? {
+            guard base[2] == ASCII.space else { return nil }
+            var position = 3
+            var seconds: Int64 = 0
+            while position < count, case let digit = base[position] &- ASCII.zero, digit < 10 {
+                seconds = seconds &* 10 &+ Int64(digit)
+                position += 1
+            }
+            // 18 digits cannot overflow; longer (leading zeros) is the cursor's.
+            let secondDigits = position - 3
+            // The rest is at least `.uuuuuu tttt cccc v`: 18 bytes.
+            guard secondDigits > 0, secondDigits <= 18, count - position >= 18, base[position] == ASCII.dot,
+                base[position + 7] == ASCII.space, base[position + 12] == ASCII.space,
+                base[position + 17] == ASCII.space
+            else { return nil }
+            var micros: Int64 = 0
+            for offset in 1...6 {
+                let digit = base[position + offset] &- ASCII.zero
+                guard digit < 10 else { return nil }
+                micros = micros &* 10 &+ Int64(digit)
+            }
+            guard let type = hex4(base + position + 8), let code = hex4(base + position + 13) else { return nil }
+            position += 18
+            let negative = position < count && base[position] == ASCII.minus
+            if negative { position += 1 }
+            let valueStart = position
+            var magnitude: Int64 = 0
+            while position < count, case let digit = base[position] &- ASCII.zero, digit < 10 {
+                guard position - valueStart < 10 else { return nil }
+                magnitude = magnitude &* 10 &+ Int64(digit)
+                position += 1
+            }
+            guard position > valueStart, let value = Int32(exactly: negative ? -magnitude : magnitude),
+                endOrComment(base, from: position, count: count), EventCodeLimits.isKnown(type: type, code: code),
+                let time = EventTime.checked(seconds: seconds, microseconds: micros)
+            else { return nil }
+            return InputEvent(time: time, type: type, code: code, value: value)
+        }
+
+        /// Exactly four hex digits.
+        private static func hex4(_ digits: UnsafePointer<UInt8>) -> UInt16? {
+            var value: UInt16 = 0
+            for offset in 0..<4 {
+                let byte = digits[offset]
+                var digit = byte &- ASCII.zero
+                if digit >= 10 {
+                    digit = (byte | 0x20) &- UInt8(ascii: "a")
+                    guard digit < 6 else { return nil }
+                    digit &+= 10
+                }
+                value = value &<< 4 | UInt16(digit)
+            }
+            return value
+        }
+
+        /// The line ends here, or blanks follow and then the end or a `#` comment without a NUL (as the cursor's
+        /// `atEndOrComment`).
+        private static func endOrComment(_ base: UnsafePointer<UInt8>, from start: Int, count: Int) -> Bool {
+            var position = start
+            while position < count && ASCII.isSpace(base[position]) { position += 1 }
+            if position == count { return true }
+            guard position > start, base[position] == ASCII.hash else { return false }
+            return ByteSearch.first(0, in: UnsafeBufferPointer(start: base, count: count), from: position, to: count)
+                == count
         }
     }
 }

@@ -92,3 +92,36 @@ struct RawPass: EventPass {
         return FileFacts()
     }
 }
+
+/// Every format's pass, as one concrete type. Reached through `any EventPass`, the generic `LinePass` would run
+/// unspecialized: every line's parser call through a witness table, its event array copied to be counted. Each
+/// case here names its parser, so the compiler specializes the pass for it.
+enum FormatPass: EventPass {
+    case evemu(LinePass<EvemuLineParser>)
+    case getevent(LinePass<GeteventLineParser>)
+    case evtest(LinePass<EvtestLineParser>)
+    case raw(RawPass)
+    case libinputRecord(LibinputPass)
+
+    mutating func run(
+        batch: (ArraySlice<InputEvent>) -> Void, skip: (RecordingError) -> Void
+    ) throws(RecordingError) -> FileFacts {
+        switch self {
+        case .evemu(var pass):
+            defer { self = .evemu(pass) }
+            return try pass.run(batch: batch, skip: skip)
+        case .getevent(var pass):
+            defer { self = .getevent(pass) }
+            return try pass.run(batch: batch, skip: skip)
+        case .evtest(var pass):
+            defer { self = .evtest(pass) }
+            return try pass.run(batch: batch, skip: skip)
+        case .raw(var pass):
+            defer { self = .raw(pass) }
+            return try pass.run(batch: batch, skip: skip)
+        case .libinputRecord(var pass):
+            defer { self = .libinputRecord(pass) }
+            return try pass.run(batch: batch, skip: skip)
+        }
+    }
+}

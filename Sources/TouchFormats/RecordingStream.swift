@@ -17,7 +17,7 @@ public final class RecordingStream {
     /// The first event's time; nil when there are no events.
     public private(set) var firstEventTime: EventTime?
     public private(set) var eventCount = 0
-    private var pass: any EventPass
+    private var pass: FormatPass
 
     /// 64 KiB: few system calls, and small beside what replay itself needs.
     public static let defaultBufferSize = 64 * 1024
@@ -103,21 +103,27 @@ public final class RecordingStream {
     private static func pass(
         for format: RecordingFormat, input: RecordingInput, file: String, options: ReadOptions, bufferSize: Int,
         batchSize: Int
-    ) -> any EventPass {
+    ) -> FormatPass {
         let lines = LineReader(input, bufferSize: bufferSize)
         let skip = options.skipBadLines
         switch format {
         case .evemu:
-            return LinePass(
-                lines: lines, makeParser: { EvemuLineParser(file: file) }, skipBadLines: skip, batchSize: batchSize)
+            return .evemu(
+                LinePass(
+                    lines: lines, makeParser: { EvemuLineParser(file: file) }, skipBadLines: skip,
+                    batchSize: batchSize))
         case .getevent:
-            return LinePass(
-                lines: lines, makeParser: { GeteventLineParser(file: file) }, skipBadLines: skip, batchSize: batchSize)
+            return .getevent(
+                LinePass(
+                    lines: lines, makeParser: { GeteventLineParser(file: file) }, skipBadLines: skip,
+                    batchSize: batchSize))
         case .evtest:
-            return LinePass(
-                lines: lines, makeParser: { EvtestLineParser(file: file) }, skipBadLines: skip, batchSize: batchSize)
-        case .raw: return RawPass(buffer: InputBuffer(input, size: bufferSize), file: file, batchSize: batchSize)
-        case .libinputRecord: return LibinputPass(lines: lines, file: file, batchSize: batchSize)
+            return .evtest(
+                LinePass(
+                    lines: lines, makeParser: { EvtestLineParser(file: file) }, skipBadLines: skip,
+                    batchSize: batchSize))
+        case .raw: return .raw(RawPass(buffer: InputBuffer(input, size: bufferSize), file: file, batchSize: batchSize))
+        case .libinputRecord: return .libinputRecord(LibinputPass(lines: lines, file: file, batchSize: batchSize))
         }
     }
 }

@@ -46,4 +46,8 @@ public enum StandardStreams {
         // Output and log lines have nowhere to report their own failure.
         try? Posix.writeAll(fd, bytes)
     }
+
+    public static func write(_ bytes: UnsafeRawBufferPointer, to fd: Int32) {
+        try? Posix.writeAll(fd, bytes)
+    }
 }

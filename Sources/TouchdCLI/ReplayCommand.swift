@@ -61,18 +61,16 @@ public enum ReplayCommand {
                 throw ArgumentError.missingArgument("--scene (needed by --svg)")
             }
             let realtime = try parsed.choice("speed", ["realtime", "max"], default: "max") == "realtime"
-            var output = OutputBuffer()
             var pacer: ReplayDriver.Pacer?
             if realtime {
                 let realtimePacer = RealtimePacer()
                 pacer = { offset in realtimePacer.wait(offset) }
             }
-            let summary = try ReplayDriver.run(stream: recording, settings: settings, pacer: pacer) {
-                (bytes: [UInt8]) in
-                output.append(bytes)
-                if realtime { output.flush() }
+            // The driver hands over 60 KiB at a time (each chunk at once when paced in real time): written as
+            // they come, with no second buffer.
+            let summary = try ReplayDriver.run(stream: recording, settings: settings, pacer: pacer) { bytes in
+                StandardStreams.write(bytes, to: 1)
             }
-            output.flush()
             if let svgPath = parsed["svg"], let scene = settings.scene {
                 let svg = SVGRenderer.render(scene: scene, events: summary.dispatched)
                 guard FileManager.default.createFile(atPath: svgPath, contents: Data(svg.utf8)) else {

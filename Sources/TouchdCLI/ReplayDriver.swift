@@ -37,8 +37,8 @@ public struct ReplayDriver {
         self.settings = settings
     }
 
-    /// Replays everything; `write` receives output in chunks.
-    public func run(pacer: Pacer? = nil, write: (_ bytes: [UInt8]) -> Void) throws(CoordinateMapping.Error)
+    /// Replays everything; `write` receives output in chunks (valid only during the call: the buffer is reused).
+    public func run(pacer: Pacer? = nil, write: (_ bytes: UnsafeRawBufferPointer) -> Void) throws(CoordinateMapping.Error)
         -> ReplaySummary
     {
         try Self.checkMapping(recording.description, settings)
@@ -51,7 +51,7 @@ public struct ReplayDriver {
     /// Replays a stream: the events come a batch at a time, and only a batch (and a frame that runs across
     /// batches) is held. The output is byte for byte the same as for the same recording loaded whole.
     public static func run(
-        stream: RecordingStream, settings: Settings, pacer: Pacer? = nil, write: (_ bytes: [UInt8]) -> Void
+        stream: RecordingStream, settings: Settings, pacer: Pacer? = nil, write: (_ bytes: UnsafeRawBufferPointer) -> Void
     ) throws -> ReplaySummary {
         try checkMapping(stream.info.description, settings)
         return try play(
@@ -70,7 +70,7 @@ public struct ReplayDriver {
     /// `start` is the first event's time.
     private static func play<Events: EventBatches>(
         description: DeviceDescription, start: EventTime?, settings: Settings, pacer: Pacer?,
-        write: (_ bytes: [UInt8]) -> Void, events: Events
+        write: (_ bytes: UnsafeRawBufferPointer) -> Void, events: Events
     ) throws(Events.Failure) -> ReplaySummary {
         var engineSettings = Engine.Settings()
         engineSettings.dispatcher = settings.dispatch
@@ -105,7 +105,7 @@ public struct ReplayDriver {
             if complete, let pacer, let last = frame.last { pacer(last.time - sink.start) }
             for event in frame { summary.note(event) }
             engine.process(frame, from: device)
-            if sink.pending > 60 * 1024 || (pacer != nil && sink.pending > 0) { write(sink.take()) }
+            if sink.pending > 60 * 1024 || (pacer != nil && sink.pending > 0) { sink.take(write) }
         }
         var partial: [InputEvent] = []
         try events.forEachBatch { batch in
@@ -134,7 +134,7 @@ public struct ReplayDriver {
         // Timers still running when the recording ends (a tap waiting for a double tap) fire at their times;
         // up to the end of time, so a deadline that saturated there fires too.
         engine.advance(to: .max)
-        write(sink.take())
+        sink.take(write)
         summary.diagnostics = engine.decoder(of: device)?.diagnostics ?? DecoderDiagnostics()
         summary.dispatched = sink.collected
         return summary
@@ -162,12 +162,18 @@ public struct ReplayDriver {
 
         var pending: Int { format == .ndjson ? writer.count : text.utf8.count }
 
-        mutating func take() -> [UInt8] {
+        /// Hands what is pending to `write` straight from the buffer, then empties it.
+        mutating func take(_ write: (UnsafeRawBufferPointer) -> Void) {
             defer {
                 writer.reset()
                 text = ""
             }
-            return format == .ndjson ? writer.bytes : Array(text.utf8)
+            if format == .ndjson {
+                writer.withUnsafeBytes(write)
+            } else {
+                var pendingText = text
+                pendingText.withUTF8 { write(UnsafeRawBufferPointer($0)) }
+            }
         }
 
         mutating func add(_ output: PipelineOutput, device: String) {
