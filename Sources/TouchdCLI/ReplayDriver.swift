@@ -38,7 +38,8 @@ public struct ReplayDriver {
     }
 
     /// Replays everything; `write` receives output in chunks (valid only during the call: the buffer is reused).
-    public func run(pacer: Pacer? = nil, write: (_ bytes: UnsafeRawBufferPointer) -> Void) throws(CoordinateMapping.Error)
+    public func run(pacer: Pacer? = nil, write: (_ bytes: UnsafeRawBufferPointer) -> Void) throws(CoordinateMapping
+        .Error)
         -> ReplaySummary
     {
         try Self.checkMapping(recording.description, settings)
@@ -51,7 +52,8 @@ public struct ReplayDriver {
     /// Replays a stream: the events come a batch at a time, and only a batch (and a frame that runs across
     /// batches) is held. The output is byte for byte the same as for the same recording loaded whole.
     public static func run(
-        stream: RecordingStream, settings: Settings, pacer: Pacer? = nil, write: (_ bytes: UnsafeRawBufferPointer) -> Void
+        stream: RecordingStream, settings: Settings, pacer: Pacer? = nil,
+        write: (_ bytes: UnsafeRawBufferPointer) -> Void
     ) throws -> ReplaySummary {
         try checkMapping(stream.info.description, settings)
         return try play(
