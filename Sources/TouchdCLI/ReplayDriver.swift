@@ -38,10 +38,9 @@ public struct ReplayDriver {
     }
 
     /// Replays everything; `write` receives output in chunks (valid only during the call: the buffer is reused).
-    public func run(pacer: Pacer? = nil, write: (_ bytes: UnsafeRawBufferPointer) -> Void) throws(CoordinateMapping
-        .Error)
-        -> ReplaySummary
-    {
+    public func run(
+        pacer: Pacer? = nil, write: (_ bytes: UnsafeRawBufferPointer) -> Void
+    ) throws(CoordinateMapping.Error) -> ReplaySummary {
         try Self.checkMapping(recording.description, settings)
         let events = recording.events
         return Self.play(
