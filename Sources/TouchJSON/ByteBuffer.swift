@@ -68,6 +68,16 @@ struct ByteBuffer {
         count += length
     }
 
+    /// Makes room for `maximum` more bytes once, then `body` writes into it without further tests and returns how
+    /// many bytes it wrote.
+    mutating func writeUnchecked(
+        maximum: Int, _ body: (_ start: UnsafeMutablePointer<UInt8>, _ end: UnsafeMutablePointer<UInt8>) -> Int
+    ) {
+        let start = writableSpace(for: maximum)
+        let written = body(start, start + maximum)
+        count += written
+    }
+
     /// Where the next `extra` bytes go: grown (doubling) or unshared first when needed.
     @inline(__always)
     private mutating func writableSpace(for extra: Int) -> UnsafeMutablePointer<UInt8> {

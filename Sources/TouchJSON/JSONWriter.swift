@@ -2,7 +2,7 @@
 /// per-event output path allocates nothing once the buffer has grown. Numbers are printed deterministically:
 /// integers as they are, doubles with a fixed number of decimals and trailing zeros removed.
 public struct JSONWriter {
-    private var buffer: ByteBuffer
+    var buffer: ByteBuffer
     /// A value (scalar or closed container) was just written inside a container, so the next key or element needs
     /// a comma. One flag is enough: opening a container or writing a key clears it, closing one sets it again
     /// unless that was the top level, where objects follow each other without commas (NDJSON).
@@ -148,32 +148,6 @@ public struct JSONWriter {
         key(name)
         buffer.append(contentsOf: json)
         markValue()
-    }
-
-    // MARK: Templates
-    //
-    // An event line is a fixed sequence of keys: an encoder can write `{"type":"`, `","device":` and so on as
-    // literals, with each key's comma in the literal, instead of a key call and a separator test per field. These
-    // append exactly what they are given and leave the writer's comma state alone, so a template writes one whole
-    // top-level object (and its newline) at a time.
-
-    /// Literal JSON text: punctuation and keys with their quotes, colon and comma.
-    public mutating func template(_ text: StaticString) {
-        text.withUTF8Buffer { buffer.append(contentsOf: $0) }
-    }
-
-    public mutating func templateValue(_ value: Int64) { Self.appendInteger(value, to: &buffer) }
-
-    public mutating func templateValue(_ value: Double, decimals: Int = 2) {
-        Self.appendDouble(value, decimals: decimals, to: &buffer)
-    }
-
-    /// A string value, quoted and escaped as needed.
-    public mutating func templateValue(_ value: String) { appendString(value) }
-
-    public mutating func templateValue(_ value: Bool) {
-        let text: StaticString = value ? "true" : "false"
-        text.withUTF8Buffer { buffer.append(contentsOf: $0) }
     }
 
     private mutating func stringValue(_ value: String) {

@@ -25,89 +25,96 @@ public enum DispatchEventEncoder {
     }
 
     /// The most frequent line by far (every finger, every frame): written as a template, each key with its comma
-    /// as one literal (`JSONWriter.template`).
+    /// as one literal (`JSONWriter.writeTemplate`).
     public static func encode(_ touch: DispatchedTouch, into writer: inout JSONWriter) {
-        FingerEventEncoder.templateHead(
-            touch.phase, device: touch.device, finger: touch.finger, slot: touch.slot, time: touch.time, into: &writer)
-        if let region = touch.region {
-            writer.template(#","region":"#)
-            writer.templateValue(region)
-        } else {
-            writer.template(#","region":null"#)
+        let strings = touch.device.utf8.count + (touch.region?.utf8.count ?? 0)
+        writer.writeTemplate(maximum: FingerEventEncoder.lineBound(strings: strings)) { line in
+            FingerEventEncoder.templateHead(
+                touch.phase, device: touch.device, finger: touch.finger, slot: touch.slot, time: touch.time, into: &line
+            )
+            if let region = touch.region {
+                line.literal(#","region":"#)
+                line.string(region)
+            } else {
+                line.literal(#","region":null"#)
+            }
+            line.literal(#","x":"#)
+            line.hundredths(touch.location.x)
+            line.literal(#","y":"#)
+            line.hundredths(touch.location.y)
+            line.literal(#","local_x":"#)
+            line.hundredths(touch.local.x)
+            line.literal(#","local_y":"#)
+            line.hundredths(touch.local.y)
+            line.literal(#","prev_x":"#)
+            line.hundredths(touch.previous.x)
+            line.literal(#","prev_y":"#)
+            line.hundredths(touch.previous.y)
+            line.literal(#","dx":"#)
+            line.hundredths(touch.translation.x)
+            line.literal(#","dy":"#)
+            line.hundredths(touch.translation.y)
+            line.literal(#","since_down_us":"#)
+            line.integer(touch.sinceDown.microseconds)
+            line.literal(#","taps":"#)
+            line.integer(Int64(touch.tapCount))
+            line.literal(#","raw_x":"#)
+            line.integer(Int64(touch.contact.x))
+            line.literal(#","raw_y":"#)
+            line.integer(Int64(touch.contact.y))
+            FingerEventEncoder.templateAttributes(touch.contact, into: &line)
+            line.literal("}\n")
         }
-        writer.template(#","x":"#)
-        writer.templateValue(touch.location.x)
-        writer.template(#","y":"#)
-        writer.templateValue(touch.location.y)
-        writer.template(#","local_x":"#)
-        writer.templateValue(touch.local.x)
-        writer.template(#","local_y":"#)
-        writer.templateValue(touch.local.y)
-        writer.template(#","prev_x":"#)
-        writer.templateValue(touch.previous.x)
-        writer.template(#","prev_y":"#)
-        writer.templateValue(touch.previous.y)
-        writer.template(#","dx":"#)
-        writer.templateValue(touch.translation.x)
-        writer.template(#","dy":"#)
-        writer.templateValue(touch.translation.y)
-        writer.template(#","since_down_us":"#)
-        writer.templateValue(touch.sinceDown.microseconds)
-        writer.template(#","taps":"#)
-        writer.templateValue(Int64(touch.tapCount))
-        writer.template(#","raw_x":"#)
-        writer.templateValue(Int64(touch.contact.x))
-        writer.template(#","raw_y":"#)
-        writer.templateValue(Int64(touch.contact.y))
-        FingerEventEncoder.templateAttributes(touch.contact, into: &writer)
-        writer.template("}\n")
     }
 
     /// Gesture lines come with every `changed` of a drag or pinch: a template too.
     public static func encode(_ gesture: GestureEvent, region: String, into writer: inout JSONWriter) {
-        writer.template(#"{"type":"gesture","region":"#)
-        writer.templateValue(region)
-        writer.template(#","gesture":"#)
-        writer.templateValue(gesture.name)
-        writer.template(kindField(gesture.kind))
-        writer.template(stateField(gesture.event))
-        writer.template(#","time_us":"#)
-        writer.templateValue(gesture.time.microseconds)
-        writer.template(#","x":"#)
-        writer.templateValue(gesture.location.x)
-        writer.template(#","y":"#)
-        writer.templateValue(gesture.location.y)
-        writer.template(#","fingers":"#)
-        writer.templateValue(Int64(gesture.fingers))
-        switch gesture.kind {
-        case .tap:
-            writer.template(#","taps":"#)
-            writer.templateValue(Int64(gesture.taps))
-        case .drag, .longPressDrag, .longPress:
-            writer.template(#","dx":"#)
-            writer.templateValue(gesture.translation.x)
-            writer.template(#","dy":"#)
-            writer.templateValue(gesture.translation.y)
-            writer.template(#","vx":"#)
-            writer.templateValue(gesture.velocity.x)
-            writer.template(#","vy":"#)
-            writer.templateValue(gesture.velocity.y)
-        case .swipe:
-            writer.template(#","dx":"#)
-            writer.templateValue(gesture.translation.x)
-            writer.template(#","dy":"#)
-            writer.templateValue(gesture.translation.y)
-            if let direction = gesture.direction {
-                writer.template(#","direction":"#)
-                writer.templateValue(direction.rawValue)
+        let strings = region.utf8.count + gesture.name.utf8.count
+        writer.writeTemplate(maximum: FingerEventEncoder.lineBound(strings: strings)) { line in
+            line.literal(#"{"type":"gesture","region":"#)
+            line.string(region)
+            line.literal(#","gesture":"#)
+            line.string(gesture.name)
+            line.literal(kindField(gesture.kind))
+            line.literal(stateField(gesture.event))
+            line.literal(#","time_us":"#)
+            line.integer(gesture.time.microseconds)
+            line.literal(#","x":"#)
+            line.hundredths(gesture.location.x)
+            line.literal(#","y":"#)
+            line.hundredths(gesture.location.y)
+            line.literal(#","fingers":"#)
+            line.integer(Int64(gesture.fingers))
+            switch gesture.kind {
+            case .tap:
+                line.literal(#","taps":"#)
+                line.integer(Int64(gesture.taps))
+            case .drag, .longPressDrag, .longPress:
+                line.literal(#","dx":"#)
+                line.hundredths(gesture.translation.x)
+                line.literal(#","dy":"#)
+                line.hundredths(gesture.translation.y)
+                line.literal(#","vx":"#)
+                line.hundredths(gesture.velocity.x)
+                line.literal(#","vy":"#)
+                line.hundredths(gesture.velocity.y)
+            case .swipe:
+                line.literal(#","dx":"#)
+                line.hundredths(gesture.translation.x)
+                line.literal(#","dy":"#)
+                line.hundredths(gesture.translation.y)
+                if let direction = gesture.direction {
+                    line.literal(#","direction":"#)
+                    line.string(direction.rawValue)
+                }
+            case .pinch, .rotate:
+                line.literal(#","scale":"#)
+                line.double(gesture.scale, decimals: 4)
+                line.literal(#","rotation":"#)
+                line.double(gesture.rotation, decimals: 2)
             }
-        case .pinch, .rotate:
-            writer.template(#","scale":"#)
-            writer.templateValue(gesture.scale, decimals: 4)
-            writer.template(#","rotation":"#)
-            writer.templateValue(gesture.rotation, decimals: 2)
+            line.literal("}\n")
         }
-        writer.template("}\n")
     }
 
     private static func kindField(_ kind: GestureKind) -> StaticString {

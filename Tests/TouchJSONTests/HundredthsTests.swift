@@ -6,6 +6,13 @@ import Testing
 /// what the general fixed-point path prints, digit for digit, or replay output would change.
 @Suite("Two-decimal numbers")
 struct HundredthsTests {
+    /// Through a template cursor (`TemplateCursor.hundredths`), as event lines print coordinates.
+    func templated(_ value: Double) -> String {
+        var writer = JSONWriter()
+        writer.writeTemplate(maximum: TemplateCursor.numberBytes) { $0.hundredths(value) }
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+
     func printed(_ value: Double, general: Bool) -> String {
         var buffer = ByteBuffer(capacity: 64)
         if general {
@@ -25,6 +32,7 @@ struct HundredthsTests {
         for (value, expected) in cases {
             #expect(printed(value, general: false) == expected, "\(value)")
             #expect(printed(value, general: true) == expected, "\(value)")
+            #expect(templated(value) == expected, "\(value)")
         }
     }
 
@@ -39,8 +47,43 @@ struct HundredthsTests {
             // Halves of a hundredth, where rounding decides (where a hundredth is still representable).
             let half = abs(value) < 1e15 ? (Double(Int64(value * 100)) + 0.5) / 100 : value
             for candidate in [value, half, -half] {
-                #expect(printed(candidate, general: false) == printed(candidate, general: true), "\(candidate)")
+                let general = printed(candidate, general: true)
+                #expect(printed(candidate, general: false) == general, "\(candidate)")
+                #expect(templated(candidate) == general, "\(candidate)")
             }
+        }
+    }
+
+    @Test("integers through a template cursor: every length, both signs, the extremes, as Swift prints them")
+    func templateIntegers() {
+        var values: [Int64] = [0, -1, 9, 10, 99, 100, -100, .max, .min, .max - 1, .min + 1]
+        var power: Int64 = 1
+        for _ in 0..<18 {
+            power *= 10
+            values += [power - 1, power, power + 1, -(power - 1), -power]
+        }
+        for value in values {
+            var writer = JSONWriter()
+            writer.writeTemplate(maximum: TemplateCursor.numberBytes) { $0.integer(value) }
+            #expect(String(decoding: writer.bytes, as: UTF8.self) == String(value))
+        }
+    }
+
+    @Test("non-finite and huge coordinates through a template cursor print as the writer prints them")
+    func templateExtremes() {
+        for value in [Double.nan, .infinity, -.infinity, 1e300, -9.1e16, .greatestFiniteMagnitude] {
+            var buffer = ByteBuffer(capacity: 64)
+            JSONWriter.appendDouble(value, decimals: 2, to: &buffer)
+            #expect(templated(value) == String(decoding: buffer.array, as: UTF8.self), "\(value)")
+        }
+        #expect(templated(.nan) == "null")
+    }
+
+    @Test("a template line longer than its room is refused before it writes past it")
+    func templateRoomIsChecked() async {
+        await #expect(processExitsWith: .failure) {
+            var writer = JSONWriter()
+            writer.writeTemplate(maximum: 8) { $0.literal("0123456789") }
         }
     }
 }

@@ -1,0 +1,165 @@
+/// Writes one template line (literal keys and punctuation, values between them) into room the writer made for it
+/// once (`JSONWriter.writeTemplate`): each write is a bounds test and a copy, with no capacity or uniqueness test
+/// and no call per literal. A write past the room traps, so a wrong bound is a crash, never a corrupted buffer.
+public struct TemplateCursor {
+    @usableFromInline var next: UnsafeMutablePointer<UInt8>
+    @usableFromInline let end: UnsafeMutablePointer<UInt8>
+
+    @usableFromInline
+    init(next: UnsafeMutablePointer<UInt8>, end: UnsafeMutablePointer<UInt8>) {
+        self.next = next
+        self.end = end
+    }
+
+    /// The most bytes one number takes: an integer's 20 digits and sign, or a double's shortest form.
+    public static let numberBytes = 32
+
+    /// Literal JSON text: punctuation and keys with their quotes, colon and comma.
+    @inlinable @inline(__always)
+    public mutating func literal(_ text: StaticString) {
+        text.withUTF8Buffer { bytes in
+            precondition(end - next >= bytes.count, "template line longer than its reserved room")
+            if let source = bytes.baseAddress { next.update(from: source, count: bytes.count) }
+            next += bytes.count
+        }
+    }
+
+    public mutating func integer(_ value: Int64) {
+        room(for: Self.numberBytes)
+        next = Self.writeInteger(value.magnitude, negative: value < 0, at: next)
+    }
+
+    /// Two decimals (every coordinate), as `JSONWriter.appendDouble(_, decimals: 2)` prints them.
+    public mutating func hundredths(_ value: Double) {
+        room(for: Self.numberBytes)
+        let scaled = value * 100
+        guard value.isFinite, abs(scaled) < 9.0e18 else {
+            var buffer = ByteBuffer(capacity: Self.numberBytes)
+            JSONWriter.appendDouble(value, decimals: 2, to: &buffer)
+            buffer.withUnsafeBytes { raw in
+                for byte in raw {
+                    next.pointee = byte
+                    next += 1
+                }
+            }
+            return
+        }
+        // Half away from zero, as `rounded(.toNearestOrAwayFromZero)`, without a call to libm's round: the part cut
+        // off by the conversion is exact (below 2^53 it has fewer significant bits than `scaled`; above, none).
+        var fixed = Int64(scaled)
+        let rest = scaled - Double(fixed)
+        if rest >= 0.5 {
+            fixed += 1
+        } else if rest <= -0.5 {
+            fixed -= 1
+        }
+        let magnitude = fixed.magnitude
+        next = Self.writeInteger(magnitude / 100, negative: fixed < 0, at: next)
+        let fraction = Int(magnitude % 100)
+        guard fraction != 0 else { return }
+        next[0] = UInt8(ascii: ".")
+        next[1] = UInt8(ascii: "0") &+ UInt8(fraction / 10)
+        if fraction % 10 == 0 {
+            next += 2
+        } else {
+            next[2] = UInt8(ascii: "0") &+ UInt8(fraction % 10)
+            next += 3
+        }
+    }
+
+    /// Any number of decimals (as `JSONWriter.appendDouble`).
+    public mutating func double(_ value: Double, decimals: Int) {
+        if decimals == 2 { return hundredths(value) }
+        room(for: Self.numberBytes)
+        var buffer = ByteBuffer(capacity: Self.numberBytes)
+        JSONWriter.appendDouble(value, decimals: decimals, to: &buffer)
+        buffer.withUnsafeBytes { raw in
+            if let source = raw.baseAddress {
+                next.update(from: source.assumingMemoryBound(to: UInt8.self), count: raw.count)
+            }
+            next += raw.count
+        }
+    }
+
+    /// A string value, quoted and escaped as `JSONWriter` escapes it: the room must allow six bytes a byte, plus 2.
+    public mutating func string(_ value: String) {
+        var text = value
+        text.withUTF8 { utf8 in
+            room(for: utf8.count + 2)
+            var clean = true
+            for byte in utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                clean = false
+                break
+            }
+            guard clean else { return escaped(utf8) }
+            next.pointee = UInt8(ascii: "\"")
+            if let source = utf8.baseAddress { (next + 1).update(from: source, count: utf8.count) }
+            next[utf8.count + 1] = UInt8(ascii: "\"")
+            next += utf8.count + 2
+        }
+    }
+
+    private mutating func escaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+        room(for: utf8.count * 6 + 2)
+        var buffer = JSONWriter(capacity: utf8.count * 6 + 2)
+        buffer.element(String(decoding: utf8, as: UTF8.self))
+        buffer.withUnsafeBytes { raw in
+            if let source = raw.baseAddress {
+                next.update(from: source.assumingMemoryBound(to: UInt8.self), count: raw.count)
+            }
+            next += raw.count
+        }
+    }
+
+    @inline(__always)
+    private func room(for count: Int) {
+        precondition(end - next >= count, "template line longer than its reserved room")
+    }
+
+    /// Writes the digits (and a sign) at `start`, two at a time from a table, and returns the end.
+    private static func writeInteger(
+        _ magnitude: UInt64, negative: Bool, at start: UnsafeMutablePointer<UInt8>
+    ) -> UnsafeMutablePointer<UInt8> {
+        var position = start
+        if negative {
+            position.pointee = UInt8(ascii: "-")
+            position += 1
+        }
+        var digits = 1
+        var bound: UInt64 = 10
+        while digits < 20 && magnitude >= bound {
+            digits += 1
+            bound = bound &* 10
+        }
+        let end = position + digits
+        var rest = magnitude
+        var cursor = end
+        // Two digits a step: half the divisions of one at a time.
+        while rest >= 100 {
+            let pair = UInt8(truncatingIfNeeded: rest % 100)
+            rest /= 100
+            cursor -= 2
+            cursor[0] = UInt8(ascii: "0") &+ pair / 10
+            cursor[1] = UInt8(ascii: "0") &+ pair % 10
+        }
+        let last = UInt8(truncatingIfNeeded: rest)
+        if last >= 10 {
+            cursor[-2] = UInt8(ascii: "0") &+ last / 10
+            cursor[-1] = UInt8(ascii: "0") &+ last % 10
+        } else {
+            cursor[-1] = UInt8(ascii: "0") &+ last
+        }
+        return end
+    }
+}
+
+extension JSONWriter {
+    /// Makes room for one template line of at most `maximum` bytes, then lets `body` write it through a cursor.
+    public mutating func writeTemplate(maximum: Int, _ body: (inout TemplateCursor) -> Void) {
+        buffer.writeUnchecked(maximum: maximum) { start, end in
+            var cursor = TemplateCursor(next: start, end: end)
+            body(&cursor)
+            return cursor.next - start
+        }
+    }
+}
