@@ -22,7 +22,6 @@ public struct TouchPipeline {
     public var mapping: CoordinateMapping
     private var decoded: [DecoderOutput] = []
 
-    /// Read in place: `decoder.liveFingerCount` from outside the module copies the whole decoder first.
     public var liveFingerCount: Int { decoder.liveFingerCount }
 
     public init(decoder: TouchDecoder, mapping: CoordinateMapping) {

@@ -133,9 +133,12 @@ extension Engine {
 
     /// Hands what the pipeline produced to the observer and the dispatcher (`broadcastDispatched` sends it out).
     private func forward(from device: DeviceState) {
+        // The buffer holds a whole step's outputs, so the count after it is the same for each; read once, since a
+        // read through the class copies the whole pipeline.
+        let liveFingers = observer == nil ? 0 : device.pipeline.liveFingerCount
         for output in pipelineBuffer {
             if let observer {
-                observer(.decoded(output, device: device.tag, liveFingers: device.pipeline.liveFingerCount))
+                observer(.decoded(output, device: device.tag, liveFingers: liveFingers))
             }
             if settings.dispatches { dispatcher.handle(output, device: device.tag, into: &dispatchBuffer) }
         }

@@ -60,10 +60,10 @@ public class Recognizer {
             participants.insert(sample.finger)
             if listening { began(sample) }
         case .move:
-            fingers[sample.finger]?.location = sample.location
+            follow(sample)
             if listening { moved(sample) }
         case .up:
-            fingers[sample.finger]?.location = sample.location
+            follow(sample)
             if listening { ended(sample) }
             fingers[sample.finger] = nil
         case .cancel:
@@ -72,6 +72,13 @@ public class Recognizer {
         }
         if !state.isFinished { recordSample(sample.time) }
         return takeOutbox()
+    }
+
+    /// Moves a tracked finger. Through the index, not `fingers[key]?.location = …`, whose modify accessor allocates
+    /// its frame on the heap for every move.
+    private func follow(_ sample: TouchSample) {
+        guard let index = fingers.index(forKey: sample.finger) else { return }
+        fingers.values[index].location = sample.location
     }
 
     /// Runs timers due at `time`.
