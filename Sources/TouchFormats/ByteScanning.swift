@@ -25,8 +25,8 @@ func forEachLine(
     var number = 1
     let count = bytes.count
     while start < count {
-        var end = start
-        while end < count && bytes[end] != ASCII.newline { end += 1 }
+        // A word at a time, as the streaming reader (`LineReader`) looks for them.
+        let end = bytes.withUnsafeBufferPointer { ByteSearch.first(ASCII.newline, in: $0, from: start, to: count) }
         var lineEnd = end
         if lineEnd > start && bytes[lineEnd - 1] == ASCII.carriageReturn { lineEnd -= 1 }
         try body(bytes[start..<lineEnd], number)
