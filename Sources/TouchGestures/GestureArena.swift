@@ -19,8 +19,10 @@ public final class GestureArena {
     public private(set) var recognizers: [Recognizer] = []
     private var owners: [Int] = []
     /// Recognizers fed since they were last idle: the only ones timers and conflicts need to look at, so the
-    /// cost per event follows the fingers on screen, not the size of the scene.
-    private var engaged: Set<Int> = []
+    /// cost per event follows the fingers on screen, not the size of the scene. In ascending order, the order
+    /// conflicts are settled in, without duplicates: a few entries, so an array kept sorted costs less than a set
+    /// sorted (and rebuilt) on every event.
+    private var engaged: [Int] = []
     private let simultaneous: (Recognizer, Int, Recognizer, Int) -> Bool
 
     /// - Parameter simultaneous: whether two recognizers (with their owners) may both be active.
@@ -30,7 +32,7 @@ public final class GestureArena {
 
     public func add(_ recognizer: Recognizer, owner: Int) {
         // A recognizer carried over from another arena (a scene change) may be mid-gesture.
-        if recognizer.isEngaged || recognizer.deadline != nil { engaged.insert(recognizers.count) }
+        if recognizer.isEngaged || recognizer.deadline != nil { engage(recognizers.count) }
         recognizers.append(recognizer)
         owners.append(owner)
     }
@@ -45,7 +47,7 @@ public final class GestureArena {
     public func feed(_ sample: TouchSample, to members: [Int]) -> [Report] {
         var reports: [Report] = []
         for index in members {
-            engaged.insert(index)
+            engage(index)
             for event in recognizers[index].handle(sample) {
                 reports.append(Report(owner: owners[index], event: event))
             }
@@ -81,7 +83,7 @@ public final class GestureArena {
     /// Cancels or fails every engaged recognizer fed by `finger` (its region went away).
     public func abandon(finger: FingerKey, at time: EventTime) -> [Report] {
         var reports: [Report] = []
-        for index in engaged.sorted() where recognizers[index].participants.contains(finger) {
+        for index in engaged where recognizers[index].participants.contains(finger) {
             _ = recognizers[index].handle(TouchSample(finger: finger, phase: .cancel, location: .zero, time: time))
                 .map { reports.append(Report(owner: owners[index], event: $0)) }
         }
@@ -100,11 +102,11 @@ public final class GestureArena {
                 examined += 1
                 guard report.event.event == .began || report.event.event == .ended else { continue }
                 guard
-                    let winner = engaged.sorted().first(where: {
+                    let winner = engaged.first(where: {
                         owners[$0] == report.owner && recognizers[$0].spec.name == report.event.name
                     })
                 else { continue }
-                for index in engaged.sorted() where index != winner && recognizers[index].isEngaged {
+                for index in engaged where index != winner && recognizers[index].isEngaged {
                     let other = recognizers[index]
                     guard !other.participants.isDisjoint(with: recognizers[winner].participants) else { continue }
                     guard !simultaneous(recognizers[winner], owners[winner], other, owners[index]) else { continue }
@@ -119,7 +121,7 @@ public final class GestureArena {
                 }
             }
             // Held successes: dropped when one they wait for succeeded, released when all have failed.
-            for index in engaged.sorted() where recognizers[index].pending != nil {
+            for index in engaged where recognizers[index].pending != nil {
                 let recognizer = recognizers[index]
                 if recognizer.mustFail.contains(where: { $0.state == .ended || $0.state.isActive }) {
                     _ = recognizer.forceFail(at: time)
@@ -133,8 +135,15 @@ public final class GestureArena {
             }
         }
         // Idle again (finished, no finger, nothing held): out of the engaged set until fed again.
-        engaged = engaged.filter {
-            recognizers[$0].isEngaged || (recognizers[$0].deadline != nil && !recognizers[$0].state.isFinished)
+        engaged.removeAll {
+            !(recognizers[$0].isEngaged || (recognizers[$0].deadline != nil && !recognizers[$0].state.isFinished))
         }
+    }
+
+    private func engage(_ index: Int) {
+        var position = engaged.endIndex
+        while position > engaged.startIndex && engaged[position - 1] > index { position -= 1 }
+        if position > engaged.startIndex && engaged[position - 1] == index { return }
+        engaged.insert(index, at: position)
     }
 }

@@ -60,6 +60,7 @@ extension Dispatcher {
             delay.microseconds > 0
         {
             state.deliverAt = event.time + delay
+            mayHaveWithheldFingers = true
             state.withheld = [mapped]
         } else {
             deliver(&state, mapped, key: key)

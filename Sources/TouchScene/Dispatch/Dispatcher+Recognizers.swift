@@ -56,7 +56,7 @@ extension Dispatcher {
     }
 
     func runTimers(upTo time: EventTime) {
-        while let deadline = nextDeadline, deadline <= time {
+        while let deadline = currentDeadline, deadline <= time {
             if let key = fingers.keys.sorted().first(where: { fingers[$0]?.deliverAt == deadline }),
                 var state = fingers[key]
             {

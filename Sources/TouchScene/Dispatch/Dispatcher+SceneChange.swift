@@ -5,6 +5,7 @@ extension Dispatcher {
     /// Installs a new scene. Fingers keep their regions where those still exist and can take touches; the others
     /// get `cancel`. Recognizers of regions whose gestures did not change carry over, mid-gesture.
     public func replaceScene(_ scene: Scene, at time: EventTime) -> [DispatchEvent] {
+        defer { knownDeadline = nil }
         let oldIndex = index
         let oldRecognizers = recognizersByNode
         let oldArena = arena

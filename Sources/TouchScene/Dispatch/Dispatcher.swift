@@ -30,6 +30,10 @@ public final class Dispatcher {
     var dragDrivers: [Int: FingerKey] = [:]
     var tapHistory: [Int: TapRecord] = [:]
     var out: [DispatchEvent] = []
+    /// `nextDeadline` since the last change; nil when it must be worked out again.
+    var knownDeadline: EventTime??
+    /// Set whenever a finger's down is withheld (`deliverAt`), cleared once a look finds none.
+    var mayHaveWithheldFingers = false
 
     struct FingerState {
         let key: FingerKey
@@ -71,11 +75,24 @@ public final class Dispatcher {
     }
 
     /// The earliest time at which `advance(to:)` has work.
+    /// The engine asks before every input event; only `handle`, `advance` and `replaceScene` change the answer, so it
+    /// is worked out once after each of them.
     public var nextDeadline: EventTime? {
-        // Asked before every event: a loop, not compactMap, so it allocates nothing.
+        if let known = knownDeadline { return known }
+        let deadline = currentDeadline
+        knownDeadline = .some(deadline)
+        return deadline
+    }
+
+    /// Worked out from the fingers and recognizers as they are now (the timer loop, which changes them, asks this).
+    var currentDeadline: EventTime? {
+        // A loop, not compactMap, so it allocates nothing; skipped while no finger can be waiting.
         var delayed: EventTime?
-        for finger in fingers.values {
-            if let due = finger.deliverAt { delayed = min(delayed ?? due, due) }
+        if mayHaveWithheldFingers {
+            for finger in fingers.values {
+                if let due = finger.deliverAt { delayed = min(delayed ?? due, due) }
+            }
+            mayHaveWithheldFingers = delayed != nil
         }
         return EventTime.earliest(delayed, arena.nextDeadline)
     }
@@ -126,5 +143,6 @@ public final class Dispatcher {
         swap(&out, &events)
         body()
         swap(&out, &events)
+        knownDeadline = nil
     }
 }
