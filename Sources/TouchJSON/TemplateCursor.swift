@@ -116,7 +116,22 @@ public struct TemplateCursor {
         precondition(end - next >= count, "template line longer than its reserved room")
     }
 
-    /// Writes the digits (and a sign) at `start`, two at a time from a table, and returns the end.
+    /// Coordinates and times are mostly under 10,000: compared at once, the rest counted.
+    @inline(__always)
+    private static func digitCount(_ magnitude: UInt64) -> Int {
+        if magnitude < 100 { return magnitude < 10 ? 1 : 2 }
+        if magnitude < 10_000 { return magnitude < 1_000 ? 3 : 4 }
+        var digits = 5
+        var bound: UInt64 = 100_000
+        while digits < 20 && magnitude >= bound {
+            digits += 1
+            bound = bound &* 10
+        }
+        return digits
+    }
+
+    /// Writes the digits (and a sign) at `start`, two at a time, and returns the end.
+    @inline(__always)
     private static func writeInteger(
         _ magnitude: UInt64, negative: Bool, at start: UnsafeMutablePointer<UInt8>
     ) -> UnsafeMutablePointer<UInt8> {
@@ -125,12 +140,7 @@ public struct TemplateCursor {
             position.pointee = UInt8(ascii: "-")
             position += 1
         }
-        var digits = 1
-        var bound: UInt64 = 10
-        while digits < 20 && magnitude >= bound {
-            digits += 1
-            bound = bound &* 10
-        }
+        let digits = digitCount(magnitude)
         let end = position + digits
         var rest = magnitude
         var cursor = end
