@@ -38,13 +38,14 @@ def test_unknown_code_is_the_base_class() -> None:
 
 def test_connection_and_timeout_errors_are_builtin_kinds_too() -> None:
     lost = touchd.ConnectionLost("touchd closed the connection", touchd.Goodbye("shutdown", "stopping"))
-    assert isinstance(lost, ConnectionError) and isinstance(lost, touchd.TouchdError)
+    assert isinstance(lost, touchd.TouchdError)
+    assert issubclass(touchd.ConnectionLost, ConnectionError)
     assert str(lost) == "touchd closed the connection: shutdown: stopping"
     in_flight = lost.for_request("set-scene", 3)
     assert (in_flight.op, in_flight.request_id, in_flight.goodbye) == ("set-scene", 3, lost.goodbye)
     assert "may or may not have been carried out" in str(in_flight)
     timeout = touchd.TouchdTimeout("hello", 0.25)
-    assert isinstance(timeout, TimeoutError) and str(timeout) == "touchd did not say hello within 250 ms"
+    assert issubclass(touchd.TouchdTimeout, TimeoutError) and str(timeout) == "touchd did not say hello within 250 ms"
     assert str(touchd.TouchdTimeout("get-scene", 10)) == "touchd did not answer 'get-scene' within 10000 ms"
     refused = touchd.Refused(touchd.Goodbye("too-many-clients", "the limit"))
-    assert isinstance(refused, ConnectionError) and refused.code == "too-many-clients"
+    assert issubclass(touchd.Refused, ConnectionError) and refused.code == "too-many-clients"

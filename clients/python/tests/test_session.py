@@ -36,7 +36,8 @@ def test_ids_count_up_and_lines_carry_them() -> None:
 def test_replies_matched_by_id_among_events_in_any_order() -> None:
     session = opened()
     ping, scene = session.request("ping"), session.request("get-scene")
-    items = session.receive(DOWN + reply(scene.id, '"ok":true,"scene":{}') + FRAME + reply(ping.id, '"ok":true,"pong":true'))
+    stream = DOWN + reply(scene.id, '"ok":true,"scene":{}') + FRAME + reply(ping.id, '"ok":true,"pong":true')
+    items = session.receive(stream)
     assert [type(item) for item in items] == [Touch, Answer, Frame, Answer]
     answers = [item for item in items if isinstance(item, Answer)]
     assert [(a.id, a.op) for a in answers] == [(2, "get-scene"), (1, "ping")]

@@ -199,12 +199,13 @@ class AsyncClient:
         except TimeoutError:
             writer.close()
             raise TouchdTimeout("hello", self.timeout) from None
+        except (ConnectionLost, ProtocolError, Refused):
+            # Before OSError: the connection errors are builtin ConnectionErrors, hence OSErrors, too.
+            writer.close()
+            raise
         except OSError as error:
             writer.close()
             raise ConnectionLost(f"the connection failed: {error.strerror or error}") from None
-        except (ConnectionLost, ProtocolError, Refused):
-            writer.close()
-            raise
         self._session = session
         self._writer = writer
         self._hello = hello
@@ -220,6 +221,8 @@ class AsyncClient:
         reason = "touchd closed the connection"
         try:
             while True:
+                if session.failure is not None:
+                    raise session.failure
                 if self._events.qsize() >= self.max_queued_events:
                     self._room.clear()
                     await self._room.wait()

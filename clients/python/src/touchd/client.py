@@ -108,7 +108,7 @@ class Client:
             try:
                 return self._connect_once(), attempts
             except (ConnectFailed, ConnectionLost) as error:
-                retriable = isinstance(error, ConnectionLost) or (error.errno is not None and error.errno in RETRIED_CONNECT_ERRNOS)
+                retriable = isinstance(error, ConnectionLost) or error.errno in RETRIED_CONNECT_ERRNOS
                 delay = next(delays, None)
                 if not retriable or delay is None:
                     if isinstance(error, ConnectFailed):
@@ -132,10 +132,14 @@ class Client:
         self._session = Session(self.max_line_bytes)
         deadline = time.monotonic() + self.timeout
         try:
-            while True:
+            hello: Hello | None = None
+            while hello is None:
                 for item in self._read(deadline):
                     if isinstance(item, Hello):
-                        return item
+                        hello = item
+                    elif not isinstance(item, (Answer, Goodbye)):
+                        self._events.append(item)  # none before a subscribe; kept all the same
+            return hello
         except _WaitExpired:
             self._drop("no hello")
             raise TouchdTimeout("hello", self.timeout) from None
@@ -175,6 +179,9 @@ class Client:
         sock = self._sock
         if sock is None:
             raise self._session.lost or ConnectionLost("not connected")
+        if self._session.failure is not None:
+            self._drop("touchd sent what this client cannot read")
+            raise self._session.failure
         if deadline is not None:
             remaining = deadline - time.monotonic()
             if remaining <= 0:

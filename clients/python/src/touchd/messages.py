@@ -328,7 +328,7 @@ def _hello(f: _Fields) -> Hello:
     return Hello(
         protocol=f.integer("protocol"),
         server=f.optional_text("server") or "",
-        devices=tuple(decode_device(_Fields(_as_object(item, "hello.devices[]"), "hello.devices[]")) for item in devices),
+        devices=tuple(decode_device_object(item) for item in devices),
         scene=_scene_summary(f.child("scene")),
         permissions=Permissions(subscribe=permissions.flag("subscribe"), scene=permissions.flag("scene")),
         raw=f.obj,

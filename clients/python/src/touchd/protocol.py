@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final, TypeAlias
 
-from .errors import ConnectionLost, ProtocolError, Refused, RequestError, request_error
+from .errors import ConnectionLost, ProtocolError, Refused, RequestError, TouchdError, request_error
 from .messages import (
     PROTOCOL_VERSION,
     DeviceAdded,
@@ -144,6 +144,7 @@ class Session:
         # Every request without its reply yet, oldest first (dicts keep insertion order): id → (op, abandoned).
         self._outstanding: dict[int, tuple[str, bool]] = {}
         self._lost: ConnectionLost | None = None
+        self._failure: TouchdError | None = None
         self.hello: Hello | None = None
         self.goodbye: Goodbye | None = None
 
@@ -172,10 +173,28 @@ class Session:
         if request_id in self._outstanding:
             self._outstanding[request_id] = (self._outstanding[request_id][0], True)
 
+    @property
+    def failure(self) -> TouchdError | None:
+        """The error of a line that came after good ones in one chunk; raised by the next `receive`."""
+        return self._failure
+
     def receive(self, data: bytes) -> list[Received]:
         """What the bytes read from the socket complete, in order. Raises `ProtocolError` for a line it cannot
-        read and `Refused` for a goodbye in place of the hello."""
-        return [item for line in self._framer.feed(data) if (item := self._line(line)) is not None]
+        read and `Refused` for a goodbye in place of the hello. When good lines precede the bad one in `data`,
+        they are returned and the error waits in `failure` (the next call raises it): nothing read is lost."""
+        if self._failure is not None:
+            raise self._failure
+        items: list[Received] = []
+        try:
+            for line in self._framer.feed(data):
+                item = self._line(line)
+                if item is not None:
+                    items.append(item)
+        except (ProtocolError, Refused) as error:
+            self._failure = error
+            if not items:
+                raise
+        return items
 
     def _line(self, line: bytes) -> Received | None:
         message = decode_line(line)
