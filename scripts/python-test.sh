@@ -27,7 +27,7 @@ cd "$root/clients/python/tests"
 # The installed package by name (so its py.typed is what makes it typed), and the tests that use it.
 mypy=("$venv/bin/mypy" --strict --config-file ../pyproject.toml --cache-dir "$venv/mypy-cache")
 "${mypy[@]}" -p touchd
-"${mypy[@]}" .
+"${mypy[@]}" . ../examples
 
 # The venv's touchd, never src/: pytest runs from the tests folder, which is all it puts on sys.path.
 export TOUCHD_PYTHON_INSTALLED=1
