@@ -224,7 +224,7 @@ def test_timeout_leaves_the_connection_usable_and_drops_the_late_reply(start_dae
             began = time.monotonic()
             with pytest.raises(touchd.TouchdTimeout) as timed_out:
                 client.request("get-scene", timeout=0.3)
-            assert 0.3 <= time.monotonic() - began < 2
+            assert 0.3 <= time.monotonic() - began < 3
             assert timed_out.value.operation == "get-scene"
         finally:
             daemon.signal(signal.SIGCONT)
@@ -242,7 +242,7 @@ def test_a_stopped_daemon_gives_a_hello_timeout(start_daemon: DaemonFactory) -> 
         with pytest.raises(touchd.TouchdTimeout) as timed_out:
             touchd.Client(str(daemon.socket), timeout=0.3)
         assert timed_out.value.operation == "hello"
-        assert time.monotonic() - began < 2
+        assert time.monotonic() - began < 3
     finally:
         daemon.signal(signal.SIGCONT)
 
@@ -319,7 +319,7 @@ def test_connect_retries_until_the_socket_appears(start_daemon: DaemonFactory, t
     with pytest.raises(touchd.ConnectFailed) as failed:
         touchd.Client(str(socket_path), reconnect=touchd.Backoff(initial=0.05, maximum=0.1, attempts=3))
     assert (failed.value.errno, failed.value.attempts) == (errno.ENOENT, 3)
-    assert 0.15 <= time.monotonic() - began < 1  # waited 0.05 + 0.1
+    assert 0.15 <= time.monotonic() - began < 3  # waited 0.05 + 0.1
     with pytest.raises(touchd.ConnectFailed):
         touchd.Client(str(socket_path))  # no retry by default
 

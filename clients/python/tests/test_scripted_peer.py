@@ -87,7 +87,7 @@ def test_a_listener_that_never_says_hello(peer: Callable[[Script], str]) -> None
         with pytest.raises(touchd.TouchdTimeout) as raised:
             attempt()
         assert raised.value.operation == "hello"
-        assert 0.2 <= time.monotonic() - began < 1.5
+        assert 0.2 <= time.monotonic() - began < 3
 
 
 def test_goodbye_instead_of_hello_is_refused(peer: Callable[[Script], str]) -> None:

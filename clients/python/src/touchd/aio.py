@@ -52,8 +52,8 @@ class AsyncClient:
     `ConnectionLost` and is never resent; with `reconnect`, the next call connects again, renews the subscription
     and the event stream yields `Reconnected`.
 
-    Events wait in a queue of at most `max_queued_events`; when it is full the client stops reading the socket
-    until the program takes events, so touchd sees a slow reader (it coalesces moves and, at worst, disconnects;
+    Events wait in a queue; once it holds `max_queued_events` the client stops reading the socket (the read under
+    way still adds its lines, 64 KiB at most) until the program takes events, so touchd sees a slow reader (it coalesces moves and, at worst, disconnects;
     docs/protocol.md, "Slow clients"). Replies wait behind unread events then: read the events you subscribe to.
     """
 
