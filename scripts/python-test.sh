@@ -20,8 +20,12 @@ if ! "$venv/bin/python" -c 'import sys; sys.exit(sys.base_prefix != sys.argv[1])
 fi
 pip=("$venv/bin/python" -m pip --quiet --disable-pip-version-check)
 "${pip[@]}" install "pytest==9.2.0" "mypy==2.4.1"
-# --force-reinstall: the version does not change between commits, the code does.
+# --force-reinstall: the version does not change between commits, the code does. setuptools builds inside the
+# project (build/, src/*.egg-info); a module deleted from src/ would live on in a stale build/lib, so neither stays.
+clean() { rm -rf "$root/clients/python/build" "$root/clients/python/src/"*.egg-info; }
+clean
 "${pip[@]}" install --force-reinstall --no-deps "$root/clients/python"
+clean
 
 cd "$root/clients/python/tests"
 # The installed package by name (so its py.typed is what makes it typed), and the tests that use it.
