@@ -7,6 +7,10 @@ subscribes, and prints every event line it receives.
 
 Each line touchd sends is one JSON object (docs/protocol.md). This program shows the whole protocol loop:
 read the hello, send a request with an id, match the reply by id, then read events until told to stop.
+
+For a program of your own, start from the installable package in clients/python (`pip install clients/python`:
+typed events, one exception per error code, timeouts, reconnect). This file stays a single file that needs no
+install, to show the bare protocol and to run anywhere a python3 is (the daemon tests run it so).
 """
 import argparse
 import json

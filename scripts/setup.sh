@@ -4,6 +4,8 @@
 set -euo pipefail
 
 packages=(libevdev-dev libudev-dev libsystemd-dev pkg-config)
+# scripts/python-test.sh: a python3 with its venv module (Debian ships ensurepip apart, in python3-venv)
+packages+=(python3 python3-venv)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -1,0 +1,342 @@
+"""The blocking client: one socket, read only when the caller waits for something.
+
+    with touchd.Client("/run/touchd/touchd.sock") as client:
+        client.subscribe(events=["touch", "gesture"])
+        for event in client.events():
+            ...
+
+Not thread-safe: use a client from one thread at a time (or one client per thread).
+"""
+
+from __future__ import annotations
+
+import socket
+import time
+from collections import deque
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
+
+from .backoff import NO_RETRY, RETRIED_CONNECT_ERRNOS, Backoff
+from .errors import ConnectFailed, ConnectionLost, ProtocolError, Refused, TouchdTimeout
+from .messages import DeviceInfo, Event, Goodbye, Hello, Reconnected, Reply
+from .protocol import (
+    DEFAULT_MAX_LINE_BYTES,
+    Answer,
+    Session,
+    check_pong,
+    check_timeout,
+    default_socket_path,
+    reply_devices,
+    reply_scene,
+    reply_version,
+    subscription_fields,
+)
+
+_READ_SIZE = 65536
+
+
+class _WaitExpired(Exception):
+    """A read's deadline passed (turned into a TouchdTimeout naming what was awaited)."""
+
+
+class Client:
+    """A blocking connection to touchd.
+
+    Every wait has a bound: connecting, the hello, each send and each reply take at most `timeout` seconds
+    (`TouchdTimeout`). Waiting for an event is bounded by the `timeout` given to `next_event`/`events`; without
+    one it lasts until an event comes or the connection ends (an idle touchscreen sends nothing, for hours).
+
+    With `reconnect` (a `Backoff`), connecting is retried while the socket is missing, refuses or is busy, and a
+    lost connection is made again on the next call: a subscription is renewed and the event stream yields a
+    `Reconnected` marker. A request that was in flight when the connection was lost is *not* resent: it raises
+    `ConnectionLost` (it may or may not have been carried out); the next call reconnects.
+    """
+
+    def __init__(
+        self,
+        path: str | None = None,
+        *,
+        timeout: float = 10.0,
+        reconnect: Backoff | None = None,
+        max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+    ) -> None:
+        self.path = path if path is not None else default_socket_path()
+        self.timeout = check_timeout(timeout)
+        self.reconnect = reconnect
+        self.max_line_bytes = max_line_bytes
+        self._sock: socket.socket | None = None
+        self._session = Session(max_line_bytes)
+        self._events: deque[Event] = deque()
+        self._subscription: dict[str, Any] | None = None
+        self._closed = False
+        self._hello, _ = self._connect()
+
+    # Connection
+
+    @property
+    def hello(self) -> Hello:
+        """The hello of the current connection (the newest, after a reconnect)."""
+        return self._hello
+
+    @property
+    def connected(self) -> bool:
+        return self._sock is not None
+
+    def close(self) -> None:
+        """Closes the connection; the client cannot be used afterwards. Idempotent."""
+        self._closed = True
+        self._drop("the client was closed")
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        if getattr(self, "_sock", None) is not None:
+            self._drop("the client was garbage-collected")
+
+    def _connect(self) -> tuple[Hello, int]:
+        """Connects and reads the hello, retrying per `reconnect`; sets the socket and a fresh session. Returns the
+        hello and the number of attempts it took."""
+        policy = self.reconnect or NO_RETRY
+        delays = policy.delays()
+        attempts = 0
+        while True:
+            attempts += 1
+            try:
+                return self._connect_once(), attempts
+            except (ConnectFailed, ConnectionLost) as error:
+                retriable = isinstance(error, ConnectionLost) or error.errno in RETRIED_CONNECT_ERRNOS
+                delay = next(delays, None)
+                if not retriable or delay is None:
+                    if isinstance(error, ConnectFailed):
+                        raise ConnectFailed(self.path, error.reason, error.errno, attempts) from None
+                    raise
+                time.sleep(delay)
+
+    def _connect_once(self) -> Hello:
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        # A timeout makes the socket non-blocking inside: a full backlog is EAGAIN at once, not a hang.
+        sock.settimeout(self.timeout)
+        try:
+            sock.connect(self.path)
+        except TimeoutError:
+            sock.close()
+            raise TouchdTimeout("connect", self.timeout) from None
+        except OSError as error:
+            sock.close()
+            raise ConnectFailed(self.path, error.strerror or str(error), error.errno) from None
+        self._sock = sock
+        self._session = Session(self.max_line_bytes)
+        deadline = time.monotonic() + self.timeout
+        try:
+            hello: Hello | None = None
+            while hello is None:
+                for item in self._read(deadline):
+                    if isinstance(item, Hello):
+                        hello = item
+                    elif not isinstance(item, (Answer, Goodbye)):
+                        self._events.append(item)  # none before a subscribe; kept all the same
+            return hello
+        except _WaitExpired:
+            self._drop("no hello")
+            raise TouchdTimeout("hello", self.timeout) from None
+        except ConnectionLost as lost:
+            raise ConnectionLost("touchd closed the connection before its hello", lost.goodbye) from None
+
+    def _drop(self, reason: str) -> ConnectionLost:
+        """Closes the socket (if open) and marks the session lost."""
+        if self._sock is not None:
+            try:
+                self._sock.close()
+            finally:
+                self._sock = None
+        return self._session.connection_lost(reason)
+
+    def _ensure_connected(self) -> None:
+        if self._sock is not None:
+            return
+        if self._closed:
+            raise ConnectionLost("the client was closed")
+        lost = self._session.lost
+        if self.reconnect is None:
+            raise lost or ConnectionLost("not connected")
+        self._reconnect()
+
+    def _reconnect(self) -> None:
+        self._hello, attempts = self._connect()
+        if self._subscription is not None:
+            self._events.append(Reconnected(self._hello, attempts))
+            self._call("subscribe", self._subscription, self.timeout)
+
+    # Reading
+
+    def _read(self, deadline: float | None) -> list[Any]:
+        """What the next chunk from the socket completes. Raises `_WaitExpired` at the deadline and
+        `ConnectionLost` (after dropping the socket) when the connection ends or fails."""
+        sock = self._sock
+        if sock is None:
+            raise self._session.lost or ConnectionLost("not connected")
+        if self._session.failure is not None:
+            self._drop("touchd sent what this client cannot read")
+            raise self._session.failure
+        if deadline is not None:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise _WaitExpired
+            sock.settimeout(remaining)
+        else:
+            sock.settimeout(None)
+        try:
+            data = sock.recv(_READ_SIZE)
+        except TimeoutError:
+            raise _WaitExpired from None
+        except OSError as error:
+            raise self._drop(f"the connection failed: {error.strerror or error}") from None
+        if not data:
+            raise self._drop("touchd closed the connection")
+        try:
+            return self._session.receive(data)
+        except (ProtocolError, Refused):
+            self._drop("touchd sent what this client cannot read")
+            raise
+
+    def _send(self, data: bytes, timeout: float) -> None:
+        sock = self._sock
+        assert sock is not None
+        sock.settimeout(timeout)
+        try:
+            sock.sendall(data)
+        except TimeoutError:
+            # Part of the line may be sent: the stream cannot carry another request.
+            self._drop("a send timed out")
+            raise TouchdTimeout("send", timeout) from None
+        except OSError as error:
+            raise self._drop(f"the connection failed: {error.strerror or error}") from None
+
+    # Requests
+
+    def request(self, op: str, fields: Mapping[str, Any] | None = None, *, timeout: float | None = None) -> Reply:
+        """Sends a request and waits for its reply (events that arrive meanwhile are kept for `next_event`).
+
+        Returns the reply when it is ok. Raises the `RequestError` subclass of its error code otherwise,
+        `TouchdTimeout` when no reply came within `timeout` (default: the client's; the connection stays, and a
+        late reply is dropped), and `ConnectionLost` when the connection ended with the request in flight.
+        """
+        self._ensure_connected()
+        return self._call(op, fields, check_timeout(timeout) if timeout is not None else self.timeout)
+
+    def _call(self, op: str, fields: Mapping[str, Any] | None, timeout: float) -> Reply:
+        outgoing = self._session.request(op, fields)
+        deadline = time.monotonic() + timeout
+        try:
+            self._send(outgoing.data, timeout)
+        except ConnectionLost as lost:
+            raise lost.for_request(op, outgoing.id) from None
+        answer: Answer | None = None
+        while answer is None:
+            try:
+                items = self._read(deadline)
+            except _WaitExpired:
+                self._session.abandon(outgoing.id)
+                raise TouchdTimeout(op, timeout) from None
+            except ConnectionLost as lost:
+                self._session.take_in_flight()
+                raise lost.for_request(op, outgoing.id) from None
+            for item in items:
+                if isinstance(item, Answer):
+                    if item.id == outgoing.id:
+                        answer = item
+                elif not isinstance(item, (Hello, Goodbye)):
+                    self._events.append(item)
+        return answer.result()
+
+    def ping(self, *, timeout: float | None = None) -> None:
+        """Asks touchd to answer; raises if it does not (in time)."""
+        check_pong(self.request("ping", timeout=timeout))
+
+    def devices(self) -> list[DeviceInfo]:
+        """The devices touchd reads now."""
+        return reply_devices(self.request("devices"))
+
+    def get_scene(self) -> dict[str, Any]:
+        """The scene in force, in the scene file format, with dragged regions where they are now."""
+        return reply_scene(self.request("get-scene"))
+
+    def set_scene(self, scene: Mapping[str, Any]) -> int:
+        """Replaces the whole scene; returns the new scene version. Needs the scene permission."""
+        return reply_version(self.request("set-scene", {"scene": scene}))
+
+    def add_region(self, region: Mapping[str, Any], parent: str | None = None) -> int:
+        """Adds a region (at the top level, or as the last child of `parent`); returns the new scene version."""
+        fields: dict[str, Any] = {"region": region}
+        if parent is not None:
+            fields["parent"] = parent
+        return reply_version(self.request("add-region", fields))
+
+    def update_region(self, region_id: str, changes: Mapping[str, Any]) -> int:
+        """Changes fields of a region (None resets a field to its default; `id` cannot change)."""
+        return reply_version(self.request("update-region", {"region": region_id, "set": changes}))
+
+    def remove_region(self, region_id: str) -> int:
+        """Removes a region and its children; their fingers get `cancel`."""
+        return reply_version(self.request("remove-region", {"region": region_id}))
+
+    # Events
+
+    def subscribe(
+        self,
+        events: Iterable[str] | None = None,
+        *,
+        regions: Iterable[str] | None = None,
+        devices: Iterable[str] | None = None,
+        unassigned: bool | None = None,
+    ) -> None:
+        """Subscribes (replacing an earlier subscription): event kinds (`touch`, `gesture`, `frame`, `region`,
+        `device`, `scene`), region ids, device keys; None or empty means all. Renewed after each reconnect."""
+        fields = subscription_fields(events, regions, devices, unassigned)
+        self.request("subscribe", fields)
+        self._subscription = fields
+
+    def unsubscribe(self) -> None:
+        self.request("unsubscribe")
+        self._subscription = None
+
+    def next_event(self, timeout: float | None = None) -> Event:
+        """The next event. Waits at most `timeout` seconds (`TouchdTimeout`), or without bound when None.
+
+        Events that arrived before a connection ended come first; then, with `reconnect`, the client connects
+        again, renews the subscription and returns a `Reconnected` marker; without it, `ConnectionLost` is raised.
+        """
+        if self._events:
+            return self._events.popleft()
+        bound = check_timeout(timeout) if timeout is not None else None
+        deadline = time.monotonic() + bound if bound is not None else None
+        while not self._events:
+            if self._sock is None:
+                self._ensure_connected()
+                continue
+            try:
+                items = self._read(deadline)
+            except _WaitExpired:
+                raise TouchdTimeout("event", bound or 0.0) from None
+            except ConnectionLost:
+                self._session.take_in_flight()
+                continue
+            for item in items:
+                if not isinstance(item, (Answer, Hello, Goodbye)):
+                    self._events.append(item)
+        return self._events.popleft()
+
+    def events(self, idle_timeout: float | None = None) -> Iterator[Event]:
+        """The events, as they come. Ends when none came for `idle_timeout` seconds (never, when None). Raises as
+        `next_event` does when the connection ends."""
+        while True:
+            try:
+                event = self.next_event(idle_timeout)
+            except TouchdTimeout:
+                return
+            yield event
+

@@ -1,0 +1,65 @@
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from recording import Recording, read_recording
+from support import Daemon, recordings_directory, touchd_binary
+
+N4 = Path("xorg-integration-tests/touchscreens/n4")  # Nexus 4 touchscreen: .events and .desc
+
+
+@pytest.fixture(scope="session")
+def touchd() -> Path:
+    """The daemon's binary. Missing is a failure, not a skip: scripts/python-test.sh runs after `swift build`."""
+    binary = touchd_binary()
+    if not os.access(binary, os.X_OK):
+        pytest.fail(f"{binary} is not built: run `swift build --product touchd` or set TOUCHD_BIN")
+    return binary
+
+
+@pytest.fixture(scope="session")
+def recordings() -> Path:
+    directory = recordings_directory()
+    if not directory.is_dir():
+        pytest.skip(f"{directory} is absent (a user's checkout): real-recording tests skipped")
+    return directory
+
+
+@pytest.fixture(scope="session")
+def n4_events(recordings: Path) -> Path:
+    return recordings / N4.with_suffix(".events")
+
+
+@pytest.fixture(scope="session")
+def n4(recordings: Path) -> Recording:
+    return read_recording(recordings / N4.with_suffix(".events"), recordings / N4.with_suffix(".desc"))
+
+
+DaemonFactory = Callable[..., Daemon]
+
+
+@pytest.fixture
+def start_daemon(touchd: Path) -> Iterator[DaemonFactory]:
+    """Starts `touchd run` with the given arguments (and config, socket); every daemon started is stopped after
+    the test, whatever happened."""
+    started: list[Daemon] = []
+
+    def start(arguments: list[str], config: dict[str, Any] | None = None, socket: Path | None = None) -> Daemon:
+        directory = socket.parent if socket is not None else None
+        daemon = Daemon(touchd, arguments, config=config, socket=socket, directory=directory)
+        started.append(daemon)
+        return daemon
+
+    yield start
+    for daemon in started:
+        try:
+            daemon.stop()
+        except Exception:
+            daemon.kill()
+    for daemon in started:
+        daemon.remove_directory()
