@@ -84,21 +84,11 @@ public final class ActionsService {
                         + "the user must be root or in a group of clients.sceneGroups (docs/deployment.md)")
                 return
             }
-            for region in file.regions {
-                let reply = try connected.request(op: "add-region") { writer in
-                    writer.field("transient", true)
-                    writer.rawField("region", region.json.compactJSON)
-                }
-                guard reply.ok else {
-                    let code = reply.errorCode ?? "error"
-                    let message = reply.errorMessage ?? ""
-                    let hint =
-                        message.contains("'transient'") ? " (this touchd is older than transient regions)" : ""
-                    fail("touchd refused region '\(region.id)': \(code): \(message)\(hint)")
-                    return
-                }
+            if let refusal = try add(file.regions, through: connected) {
+                fail(refusal)
+                return
             }
-            let subscribed = try connected.subscribe(events: ["gesture"])
+            let subscribed = try connected.subscribe(events: ["gesture", "scene"])
             guard subscribed.ok else {
                 fail("touchd refused the subscription: \(subscribed.errorMessage ?? "")")
                 return
@@ -136,9 +126,61 @@ public final class ActionsService {
         }
     }
 
+    /// Adds regions with `transient`; returns why touchd refused one, or nil.
+    private func add(_ regions: [ActionRegion], through client: TouchClient) throws(ClientError) -> String? {
+        for region in regions {
+            let reply = try client.request(op: "add-region") { writer in
+                writer.field("transient", true)
+                writer.rawField("region", region.json.compactJSON)
+            }
+            guard reply.ok else {
+                let code = reply.errorCode ?? "error"
+                let message = reply.errorMessage ?? ""
+                let hint = message.contains("'transient'") ? " (this touchd is older than transient regions)" : ""
+                return "touchd refused region '\(region.id)': \(code): \(message)\(hint)"
+            }
+        }
+        return nil
+    }
+
+    /// The scene changed under us (a reload of the scene file, another client's set-scene): a whole new scene
+    /// leaves out the file's regions, so those missing are added again. Our own edits come back here too, and then
+    /// find nothing missing.
+    private func restoreRegions(after source: String, through client: TouchClient) throws(ClientError) {
+        guard !file.regions.isEmpty else { return }
+        let reply = try client.request(op: "get-scene")
+        var present: Set<String> = []
+        func collect(_ value: JSONValue?) {
+            guard case .array(let regions, _)? = value else { return }
+            for region in regions {
+                if case .string(let id, _)? = region["id"] { present.insert(id) }
+                collect(region["children"])
+            }
+        }
+        collect(reply.json["scene"]?["regions"])
+        let missing = file.regions.filter { !present.contains($0.id) }
+        guard !missing.isEmpty else { return }
+        if let refusal = try add(missing, through: client) {
+            logger.error("after a scene change (\(source)): \(refusal)")
+        } else {
+            logger.notice("the scene changed (\(source)): \(missing.count) region(s) added again")
+        }
+    }
+
     private func handle(_ messages: [Message]) {
-        for message in messages {
+        var queue = messages[...]
+        while let message = queue.popFirst() {
             switch message {
+            case .sceneChanged(_, let source):
+                guard let client else { return }
+                do {
+                    try restoreRegions(after: source, through: client)
+                    // Events read with the replies come after the ones already in hand.
+                    queue += try client.takeBuffered()
+                } catch {
+                    connectionLost("\(error)")
+                    return
+                }
             case .gesture(let gesture):
                 guard let report = GestureReport(gesture.json) else { continue }
                 for firing in matcher.handle(report) {

@@ -162,6 +162,10 @@ final class ActionsProcessTests {
         defer { if process.isRunning { process.terminate() } }
         #expect(waitFor(seconds: 10) { self.lines(log).contains { $0.contains("connected to touchd") } })
         #expect(try regionIDs(daemon.socket) == ["screen"])
+        // A reload of the scene file replaces the scene whole: touchd-actions sees the change and adds its region again.
+        daemon.signal(SIGHUP)
+        #expect(waitFor(seconds: 10) { self.lines(log).contains { $0.contains("1 region(s) added again") } })
+        #expect(try regionIDs(daemon.socket) == ["screen"])
         kill(process.processIdentifier, SIGKILL)
         #expect(waitForExit(process))
         #expect(waitFor(seconds: 5) { (try? self.regionIDs(daemon.socket)) == [] })
@@ -185,6 +189,40 @@ final class ActionsProcessTests {
         #expect(waitFor(seconds: 15) { (try? self.regionIDs(socket)) == ["screen"] })
         #expect(lines(log).filter { $0.contains("connected to touchd") }.count == 2)
         #expect(process.isRunning)
+    }
+
+    /// sumo_touchscreen_22b90051_scroll-left, from its lines: one finger goes down at the right edge (x 999.97 of
+    /// 1000 once mapped) and travels 686 of 1000 leftwards in 0.40 s: a swipe left from the right edge, shown on the
+    /// demo scene's 1280 × 800.
+    @Test("the README's recipe, its actions file as printed there: a real swipe in from the right edge runs it")
+    func readmeRecipe() throws {
+        let readme = try String(contentsOfFile: DaemonProcess.root + "/README.md", encoding: .utf8)
+        let section = try #require(readme.range(of: "## Gestures to commands"))
+        let start = try #require(readme.range(of: "<<'EOF'\n", range: section.upperBound..<readme.endIndex))
+        let end = try #require(readme.range(of: "\n   EOF\n", range: start.upperBound..<readme.endIndex))
+        // The block is indented by the list item's three spaces.
+        let json = readme[start.upperBound..<end.lowerBound].split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.dropFirst(3) }.joined(separator: "\n")
+        let daemon = try DaemonProcess(arguments: [
+            "--scene", DaemonProcess.root + "/config/demo/scene.json", "--replay",
+            SharedRecordings.path(
+                "chromiumos-autotest/touch_TouchscreenScroll/sumo_touchscreen_22b90051_scroll-left"),
+            "--replay-waits", "1",
+        ])
+        defer { daemon.stop() }
+        try json.write(toFile: directory + "/actions.json", atomically: true, encoding: .utf8)
+        let process = try DaemonProcess.start(
+            "/usr/bin/env",
+            [
+                "XDG_RUNTIME_DIR=" + directory, touchdActions, "--actions", directory + "/actions.json", "--socket",
+                daemon.socket,
+            ], stdout: directory + "/actions.out", stderr: directory + "/actions.log")
+        defer { if process.isRunning { process.terminate() } }
+        let swipes = directory + "/touchd-swipes"
+        #expect(waitFor(seconds: 15) { !self.lines(swipes).isEmpty })
+        let written = lines(swipes)
+        #expect(written.count == 1)
+        #expect(written.first?.hasPrefix("swiped left at y=") == true, "\(written)")
     }
 
     @Test(
@@ -221,5 +259,31 @@ final class ActionsProcessTests {
         let unknown = try DaemonProcess.run(touchdActions, ["--frobnicate"])
         #expect(unknown.status == 2)
         #expect(unknown.err.contains("unknown argument '--frobnicate'"))
+    }
+}
+
+/// The shipped user unit: `systemd-analyze verify --user` accepts it (with ExecStart pointed at this build's binary).
+@Suite(
+    "touchd-actions user unit",
+    .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze") && built))
+struct ActionsUnitTests {
+    @Test("systemd-analyze verify --user accepts systemd/touchd-actions.service")
+    func verify() throws {
+        let directory = try scratchDirectory("touchd-actions-unit", mode: 0o700)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let unit = try String(
+            contentsOfFile: DaemonProcess.root + "/systemd/touchd-actions.service", encoding: .utf8
+        ).replacingOccurrences(of: "/usr/bin/touchd-actions", with: touchdActions)
+        #expect(unit.contains("ExecStart=\(touchdActions) --actions %E/touchd/actions.json"))
+        try unit.write(toFile: directory + "/touchd-actions.service", atomically: true, encoding: .utf8)
+        // A user manager's lookup needs a runtime directory, which a test run as root under CI has not.
+        let result = try DaemonProcess.run(
+            "/usr/bin/env",
+            [
+                "XDG_RUNTIME_DIR=" + directory, "/usr/bin/systemd-analyze", "verify", "--user", "--man=no",
+                directory + "/touchd-actions.service",
+            ])
+        #expect(result.status == 0, "\(result.out)\(result.err)")
+        #expect(!result.err.contains("touchd-actions.service:"), "\(result.err)")
     }
 }
