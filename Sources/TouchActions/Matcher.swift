@@ -42,7 +42,7 @@ public struct Matcher {
                 lastFired[key] = nil
                 held[key] = nil
             } else if let debounce = rule.debounceMilliseconds, let waiting = held[key] {
-                if ends || report.time - waiting.time >= debounce * 1000 {
+                if ends || Self.elapsed(from: waiting.time, to: report.time) >= debounce * 1000 {
                     firings.append(Firing(rule: index, report: waiting))
                     held[key] = nil
                 }
@@ -57,7 +57,9 @@ public struct Matcher {
             let key = RuleGesture(rule: index, gesture: report.gestureKey)
             if rule.debounceMilliseconds != nil {
                 held[key] = report
-            } else if let last = lastFired[key], report.time - last < (rule.repeatMilliseconds ?? 0) * 1000 {
+            } else if let last = lastFired[key],
+                Self.elapsed(from: last, to: report.time) < (rule.repeatMilliseconds ?? 0) * 1000
+            {
                 continue
             } else {
                 lastFired[key] = report.time
@@ -65,6 +67,14 @@ public struct Matcher {
             }
         }
         return firings
+    }
+
+    /// `later - earlier`, saturating: touchd's times are saturating too, and a device's clock can sit at either end
+    /// of Int64 (a difference that overflowed would trap).
+    static func elapsed(from earlier: Int64, to later: Int64) -> Int64 {
+        let (difference, overflow) = later.subtractingReportingOverflow(earlier)
+        guard overflow else { return difference }
+        return later > earlier ? .max : .min
     }
 
     /// Whether the rule is about this gesture at all (its region, kind and name), whatever the state or details.

@@ -162,6 +162,8 @@ public final class TouchClient {
     }
 
     private var backlog: [Message] = []
+    /// `receiveAvailable`'s buffer, kept: it is called for every batch of events.
+    private var readBuffer: [UInt8] = []
 
     /// The next message (blocking); nil when the daemon closed the connection.
     public func next() throws(ClientError) -> Message? {
@@ -200,16 +202,15 @@ public final class TouchClient {
     /// One read of what the socket holds (call it when the socket is readable: it does not wait then), and the
     /// messages that completes; nil when touchd has closed the connection and nothing is left.
     public func receiveAvailable() throws(ClientError) -> [Message]? {
-        var buffer = [UInt8](repeating: 0, count: 65536)
         let result: Posix.IOResult
         do {
-            result = try Posix.read(fd, into: &buffer, count: buffer.count)
+            result = try Posix.read(fd, into: &readBuffer, count: 65536)
         } catch {
             throw ClientError.connection(error)
         }
         switch result {
         case .bytes(let count):
-            framer.append(buffer[0..<count], into: &pending)
+            framer.append(readBuffer[0..<count], into: &pending)
             return try takeBuffered()
         case .wouldBlock:
             return try takeBuffered()

@@ -155,4 +155,23 @@ struct MatcherTests {
         #expect(matcher.handle(Self.event("drag", "began", at: 1000)).isEmpty)
         #expect(matcher.handle(Self.event("drag", "ended", at: 1100)).isEmpty)
     }
+
+    @Test("times at the ends of Int64 do not trap: the difference saturates")
+    func extremeTimes() {
+        var matcher = Matcher(
+            rules: Self.rules(
+                """
+                [{"gesture": "drag", "state": "changed", "repeatMs": 100, "run": ["x"]},
+                 {"gesture": "pinch", "state": "changed", "debounceMs": 100, "run": ["y"]}]
+                """))
+        // In ms; as µs, within 2^63 of each other's opposite ends (their difference overflows Int64).
+        let earliest = Int64.min / 1000 + 1
+        let latest = Int64.max / 1000 - 1
+        let lateDrag = Self.event("drag", "changed", at: latest)
+        #expect(matcher.handle(lateDrag).map(\.report) == [lateDrag])
+        #expect(matcher.handle(Self.event("drag", "changed", at: earliest)).isEmpty)  // went back: held back
+        let earlyPinch = Self.event("pinch", "changed", at: earliest, fingers: 2)
+        #expect(matcher.handle(earlyPinch).isEmpty)
+        #expect(matcher.handle(Self.event("pinch", "changed", at: latest, fingers: 2)).map(\.report) == [earlyPinch])
+    }
 }
