@@ -7,6 +7,10 @@ public final class CommandRunner {
     public private(set) var pool: CommandPool
     private let logger: Logger
     private let baseEnvironment: [String]
+    /// Drops are logged at most once a second (a rule on a busy gesture can cause hundreds a second); the ones held
+    /// back are counted in the next line.
+    private var lastDropLogged: Int64?
+    private var dropsHeldBack = 0
 
     public init(limits: CommandLimits, logger: Logger, environment: [String] = Posix.environmentStrings) {
         pool = CommandPool(limits: limits)
@@ -66,8 +70,17 @@ public final class CommandRunner {
                     work += pool.startFailed(job)
                 }
             case .drop(let job, let running, let queued):
+                let now = MonotonicClock.nowMicroseconds()
+                if let last = lastDropLogged, now - last < 1_000_000 {
+                    dropsHeldBack += 1
+                    break
+                }
+                let more = dropsHeldBack > 0 ? " (and \(dropsHeldBack) more dropped since the last such line)" : ""
                 logger.warning(
-                    "\(job.label): dropped, \(running) command(s) running and \(queued) waiting (commands.maxQueued)")
+                    "\(job.label): dropped, \(running) command(s) running and \(queued) waiting (commands.maxQueued)"
+                        + more)
+                lastDropLogged = now
+                dropsHeldBack = 0
             case .terminate(let pid, let job, let after):
                 logger.warning("\(job.label): pid \(pid) still running after \(after / 1000) ms: SIGTERM")
                 Posix.signalGroup(pid, Signal.terminate)
