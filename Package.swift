@@ -25,6 +25,7 @@ let package = Package(
     products: [
         .executable(name: "touchd", targets: ["touchd"]),
         .executable(name: "touchctl", targets: ["touchctl"]),
+        .executable(name: "touchd-actions", targets: ["touchd-actions"]),
         .library(name: "TouchClient", targets: ["TouchClient"]),
         // For the fuzz package (Tests/Fuzz), which builds these with -sanitize=fuzzer.
         .library(name: "TouchJSON", targets: ["TouchJSON"]),
@@ -93,6 +94,12 @@ let package = Package(
             swiftSettings: uncheckedExclusivity),
         .executableTarget(name: "touchd", dependencies: ["TouchdCLI", "TouchPosix"]),
         .executableTarget(name: "touchctl", dependencies: ["TouchClient", "TouchJSON", "TouchPosix"]),
+        // Gestures to commands in the user's session (issue 15, docs/actions.md): the logic in a library, so the
+        // file's validation, the matcher and the command pool are tested without a process.
+        .target(
+            name: "TouchActions",
+            dependencies: ["TouchClient", "TouchJSON", "TouchGestures", "TouchScene", "TouchPosix"]),
+        .executableTarget(name: "touchd-actions", dependencies: ["TouchActions", "TouchClient", "TouchPosix"]),
 
         // Benchmarks (issue 6): release builds, printed figures; CAllocCounter counts heap allocations.
         .target(name: "CAllocCounter"),
@@ -127,6 +134,9 @@ let package = Package(
                 "TouchDaemon", "TouchEngine", "TouchWire", "TouchClient", "TouchJSON", "TouchPosix", "TouchTestKit",
                 "TouchdCLI", "TouchFormats",
             ]),
+        .testTarget(
+            name: "TouchActionsTests",
+            dependencies: ["TouchActions", "TouchClient", "TouchJSON", "TouchGestures", "TouchPosix", "TouchTestKit"]),
         .testTarget(
             name: "TouchdCLITests",
             dependencies: ["TouchdCLI", "TouchCore", "TouchFormats", "TouchWire", "TouchTestKit", "TouchPosix"]),

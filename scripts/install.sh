@@ -7,19 +7,22 @@
 #   TOUCHD_BIN_DIR=.build/debug scripts/install.sh        # install already-built binaries, do not build
 #
 # After a real install: systemd-sysusers; udevadm control --reload; systemctl daemon-reload;
-# systemctl enable --now touchd.socket touchd.service
+# systemctl enable --now touchd.socket touchd.service; per user (docs/actions.md): systemctl --user enable --now
+# touchd-actions
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DESTDIR=${DESTDIR:-}
 PREFIX=${PREFIX:-/usr}
 SYSCONFDIR=${SYSCONFDIR:-/etc}
 UNITDIR=${UNITDIR:-$PREFIX/lib/systemd/system}
+USERUNITDIR=${USERUNITDIR:-$PREFIX/lib/systemd/user}
 UDEVDIR=${UDEVDIR:-$PREFIX/lib/udev/rules.d}
 SYSUSERSDIR=${SYSUSERSDIR:-$PREFIX/lib/sysusers.d}
 DOCDIR=${DOCDIR:-$PREFIX/share/doc/touchd}
 
 files=(
-    "$PREFIX/bin/touchd" "$PREFIX/bin/touchctl"
+    "$PREFIX/bin/touchd" "$PREFIX/bin/touchctl" "$PREFIX/bin/touchd-actions" "$USERUNITDIR/touchd-actions.service"
+    "$DOCDIR/actions.md" "$DOCDIR/actions.example.json"
     "$UNITDIR/touchd.service" "$UNITDIR/touchd.socket"
     "$UDEVDIR/60-touchd.rules" "$SYSUSERSDIR/touchd.conf"
     "$DOCDIR/README.md" "$DOCDIR/protocol.md" "$DOCDIR/scene.md" "$DOCDIR/configuration.md" "$DOCDIR/decoding.md"
@@ -43,17 +46,25 @@ BIN_DIR=${TOUCHD_BIN_DIR:-}
 if [ -z "$BIN_DIR" ]; then
     swift build -c release --static-swift-stdlib --product touchd >&2
     swift build -c release --static-swift-stdlib --product touchctl >&2
+    swift build -c release --static-swift-stdlib --product touchd-actions >&2
     BIN_DIR=.build/release
 fi
 install -D -m 0755 "$BIN_DIR/touchd" "$DESTDIR$PREFIX/bin/touchd"
 install -D -m 0755 "$BIN_DIR/touchctl" "$DESTDIR$PREFIX/bin/touchctl"
+install -D -m 0755 "$BIN_DIR/touchd-actions" "$DESTDIR$PREFIX/bin/touchd-actions"
+sed "s|/usr/bin/touchd-actions|$PREFIX/bin/touchd-actions|; s|/usr/share/doc/touchd/|$DOCDIR/|" systemd/touchd-actions.service \
+    > /tmp/touchd-actions.service.$$
+install -D -m 0644 /tmp/touchd-actions.service.$$ "$DESTDIR$USERUNITDIR/touchd-actions.service"
+rm -f /tmp/touchd-actions.service.$$
+install -D -m 0644 config/actions.example.json "$DESTDIR$DOCDIR/actions.example.json"
 sed "s|/usr/bin/touchd|$PREFIX/bin/touchd|; s|/etc/touchd/|$SYSCONFDIR/touchd/|g" systemd/touchd.service > /tmp/touchd.service.$$
 install -D -m 0644 /tmp/touchd.service.$$ "$DESTDIR$UNITDIR/touchd.service"
 rm -f /tmp/touchd.service.$$
 install -D -m 0644 systemd/touchd.socket "$DESTDIR$UNITDIR/touchd.socket"
 install -D -m 0644 systemd/60-touchd.rules "$DESTDIR$UDEVDIR/60-touchd.rules"
 install -D -m 0644 systemd/touchd.sysusers "$DESTDIR$SYSUSERSDIR/touchd.conf"
-for doc in README.md docs/protocol.md docs/scene.md docs/configuration.md docs/decoding.md docs/deployment.md; do
+for doc in README.md docs/protocol.md docs/scene.md docs/configuration.md docs/decoding.md docs/deployment.md \
+    docs/actions.md; do
     install -D -m 0644 "$doc" "$DESTDIR$DOCDIR/$(basename "$doc")"
 done
 install -D -m 0644 examples/touchd_client.py "$DESTDIR$DOCDIR/touchd_client.py"

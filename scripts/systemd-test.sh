@@ -18,6 +18,7 @@ fi
 started=$(date +%s)
 swift build -c release --static-swift-stdlib --product touchd 2>&1 | tail -n 1
 swift build -c release --static-swift-stdlib --product touchctl 2>&1 | tail -n 1
+swift build -c release --static-swift-stdlib --product touchd-actions 2>&1 | tail -n 1
 
 WORK=$(mktemp -d /tmp/touchd-systemd.XXXXXX)
 MACHINE=touchd-test-$$
@@ -35,7 +36,11 @@ cleanup() {
 }
 trap cleanup EXIT
 ROOT=$WORK/root
-mkdir -p "$WORK/out" "$WORK/etc/touchd.service.d"
+mkdir -p "$WORK/out" "$WORK/etc/touchd.service.d" "$WORK/etc/pam.d"
+# A user manager (user@.service, for touchd-actions' user unit) opens the PAM service systemd-user; the volatile
+# /etc has none, and this host may have no systemd-user file either. A session that only permits is enough here:
+# systemd itself gives the user its groups.
+printf 'account required pam_permit.so\nsession required pam_permit.so\n' > "$WORK/etc/pam.d/systemd-user"
 DESTDIR=$ROOT TOUCHD_BIN_DIR=.build/release scripts/install.sh >/dev/null
 cp config/demo/panel.evemu "$ROOT/etc/touchd/panel.evemu"
 # The ExecStart drop-in: the recording stands in for a touchscreen, in a loop; nothing else changes.
@@ -48,7 +53,7 @@ UNIT
 cat > "$WORK/etc/touchd-test.conf" <<'USERS'
 u tclient - "touchd test, touchd member"
 m tclient touchd
-u tadmin - "touchd test, touchd and touchd-admin member"
+u tadmin - "touchd test, touchd and touchd-admin member" /home/tadmin
 m tadmin touchd
 m tadmin touchd-admin
 u tmember - "touchd test, touchd member, not admin"
@@ -77,6 +82,7 @@ timeout -k 10 170 systemd-nspawn --volatile=yes -D / --register=no --keep-unit -
     --bind-ro="$WORK/etc/touchd-test.conf:/etc/sysusers.d/touchd-test.conf" \
     --bind-ro="$WORK/etc/touchd-test.service:/etc/systemd/system/touchd-test.service" \
     --bind-ro="$(pwd)/Tests/systemd:/touchd-test" \
+    --bind-ro="$WORK/etc/pam.d:/etc/pam.d" \
     --bind="$WORK/out:/out" \
     -b systemd.unit=multi-user.target systemd.firstboot=off \
     systemd.wants=touchd.socket systemd.wants=touchd-test.service \

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <spawn.h>
 #include <sys/epoll.h>
 #include <sys/inotify.h>
 #include <sys/signalfd.h>
@@ -15,6 +16,7 @@
 #include <sys/socket.h>
 #include <sys/timerfd.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -295,3 +297,52 @@ int64_t touchd_monotonic_us(void) {
 }
 
 int touchd_clock_monotonic_id(void) { return CLOCK_MONOTONIC; }
+
+int touchd_spawn(const char *file, char *const argv[], char *const envp[], int32_t *pid) {
+    posix_spawn_file_actions_t actions;
+    posix_spawnattr_t attributes;
+    int result = posix_spawn_file_actions_init(&actions);
+    if (result != 0) return result;
+    result = posix_spawnattr_init(&attributes);
+    if (result != 0) {
+        posix_spawn_file_actions_destroy(&actions);
+        return result;
+    }
+    sigset_t empty, defaults;
+    sigemptyset(&empty);
+    sigemptyset(&defaults);
+    int reset[] = {SIGTERM, SIGINT, SIGHUP, SIGCHLD, SIGPIPE, SIGQUIT, SIGUSR1, SIGUSR2};
+    for (size_t i = 0; i < sizeof reset / sizeof reset[0]; i++) sigaddset(&defaults, reset[i]);
+    result = posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    if (result == 0) result = posix_spawnattr_setsigmask(&attributes, &empty);
+    if (result == 0) result = posix_spawnattr_setsigdefault(&attributes, &defaults);
+    if (result == 0) result = posix_spawnattr_setpgroup(&attributes, 0);
+    if (result == 0) {
+        result = posix_spawnattr_setflags(
+            &attributes, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP);
+    }
+    pid_t child = 0;
+    if (result == 0) result = posix_spawnp(&child, file, &actions, &attributes, argv, envp);
+    posix_spawnattr_destroy(&attributes);
+    posix_spawn_file_actions_destroy(&actions);
+    if (result == 0) *pid = (int32_t)child;
+    return result;
+}
+
+int touchd_reap_child(int32_t *pid, int *exit_status, int *signal) {
+    int status = 0;
+    pid_t child;
+    do {
+        child = waitpid(-1, &status, WNOHANG);
+    } while (child < 0 && errno == EINTR);
+    if (child <= 0) return child;
+    *pid = (int32_t)child;
+    if (WIFEXITED(status)) {
+        *exit_status = WEXITSTATUS(status);
+        *signal = 0;
+    } else {
+        *exit_status = -1;
+        *signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+    }
+    return 1;
+}

@@ -162,6 +162,8 @@ public final class TouchClient {
     }
 
     private var backlog: [Message] = []
+    /// `receiveAvailable`'s buffer, kept: it is called for every batch of events.
+    private var readBuffer: [UInt8] = []
 
     /// The next message (blocking); nil when the daemon closed the connection.
     public func next() throws(ClientError) -> Message? {
@@ -171,6 +173,51 @@ public final class TouchClient {
 
     private func nextFromSocket() throws(ClientError) -> Message? {
         try Self.readMessage(fd: fd, framer: &framer, pending: &pending)
+    }
+
+    /// The socket, for a program that runs its own event loop: when it is readable, call `receiveAvailable()`.
+    public var fileDescriptor: Int32 { fd }
+
+    /// Messages already read and not yet returned (held back by `request`, or read with its reply): returned
+    /// without touching the socket. A program with its own loop takes these after each `request`, since the loop
+    /// will not see the socket readable for bytes already read.
+    public func takeBuffered() throws(ClientError) -> [Message] {
+        var messages = backlog
+        backlog.removeAll()
+        while !pending.isEmpty {
+            switch pending.removeFirst() {
+            case .line(let line):
+                do {
+                    messages.append(Message.decode(try JSONParser.parse(line)))
+                } catch {
+                    throw ClientError.protocolError("unreadable line from touchd: \(error)")
+                }
+            case .oversized(let length):
+                throw ClientError.protocolError("a line from touchd of \(length) bytes, more than the client takes")
+            }
+        }
+        return messages
+    }
+
+    /// One read of what the socket holds (call it when the socket is readable: it does not wait then), and the
+    /// messages that completes; nil when touchd has closed the connection and nothing is left.
+    public func receiveAvailable() throws(ClientError) -> [Message]? {
+        let result: Posix.IOResult
+        do {
+            result = try Posix.read(fd, into: &readBuffer, count: 65536)
+        } catch {
+            throw ClientError.connection(error)
+        }
+        switch result {
+        case .bytes(let count):
+            framer.append(readBuffer[0..<count], into: &pending)
+            return try takeBuffered()
+        case .wouldBlock:
+            return try takeBuffered()
+        case .endOfFile:
+            let left = try takeBuffered()
+            return left.isEmpty ? nil : left
+        }
     }
 
     /// The next raw line, for `touchctl monitor --raw`.

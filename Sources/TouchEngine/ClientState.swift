@@ -24,6 +24,8 @@ final class ClientState {
     var interest: Interest = .readable
     /// A `.flush` effect is out and not yet answered.
     var flushRequested = false
+    /// Ids of the regions it added with `transient`: removed when it closes.
+    var transientRegions: [String] = []
     /// Disconnected: the engine has forgotten it (checked in the fan-out's loop, cheaper than a lookup).
     var isClosed = false
 

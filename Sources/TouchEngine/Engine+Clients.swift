@@ -145,6 +145,7 @@ extension Engine {
         guard clients.removeValue(forKey: client.id) != nil else { return }
         client.isClosed = true
         if client.subscription != nil { subscribers.removeAll { $0 === client } }
+        if !client.transientRegions.isEmpty { closedTransientRegions.append((client.id, client.transientRegions)) }
         effects.append(.close(client.id, finalBytes: finalBytes))
         reportStatus()
         logConnection("client \(client.id) disconnected: \(reason)")

@@ -54,27 +54,36 @@ extension Engine {
         case .setScene(let newScene):
             install(newScene, source: "client \(client.id)")
             reply(ServerMessages.ok(id: id) { $0.field("version", self.sceneVersion) }, to: client)
-        case .addRegion(let parent, let region):
-            edit(id: id, client: client) { scene throws(SceneEditor.EditError) in
+        case .addRegion(let parent, let region, let transient):
+            let added = edit(id: id, client: client) { scene throws(SceneEditor.EditError) in
                 try SceneEditor.addRegion(region, parent: parent, to: scene)
+            }
+            if added, case .string(let regionID, _)? = region["id"] {
+                // Its own id again (added before, then removed) must not be listed twice, nor stay if now permanent.
+                client.transientRegions.removeAll { $0 == regionID }
+                if transient { client.transientRegions.append(regionID) }
             }
         case .updateRegion(let regionID, let fields):
             edit(id: id, client: client) { scene throws(SceneEditor.EditError) in
                 try SceneEditor.updateRegion(regionID, fields: fields, in: scene)
             }
         case .removeRegion(let regionID):
-            edit(id: id, client: client) { scene throws(SceneEditor.EditError) in
+            let removed = edit(id: id, client: client) { scene throws(SceneEditor.EditError) in
                 try SceneEditor.removeRegion(regionID, from: scene)
             }
+            if removed { client.transientRegions.removeAll { $0 == regionID } }
         }
     }
 
+    /// Makes a scene edit and replies; returns whether the edit was made.
+    @discardableResult
     private func edit(
         id: RequestID?, client: ClientState, _ change: (Scene) throws(SceneEditor.EditError) -> Scene
-    ) {
+    ) -> Bool {
         do throws(SceneEditor.EditError) {
             install(try change(dispatcher.index.scene), source: "client \(client.id)")
             reply(ServerMessages.ok(id: id) { $0.field("version", self.sceneVersion) }, to: client)
+            return true
         } catch {
             let code: RequestError.Code
             switch error {
@@ -82,6 +91,26 @@ extension Engine {
             case .invalid, .forbidden: code = .invalidScene
             }
             reply(ServerMessages.error(id: id, RequestError(code, error.description)), to: client)
+            return false
+        }
+    }
+
+    /// Removes the transient regions of clients that closed (those still in the scene: another client or a reload
+    /// may have removed some), in one scene change per client.
+    func removeClosedTransientRegions() {
+        let closed = closedTransientRegions
+        closedTransientRegions.removeAll()
+        for (clientID, regions) in closed {
+            var scene = dispatcher.index.scene
+            var removed: [String] = []
+            for regionID in regions {
+                guard let edited = try? SceneEditor.removeRegion(regionID, from: scene) else { continue }
+                scene = edited
+                removed.append(regionID)
+            }
+            guard !removed.isEmpty else { continue }
+            install(
+                scene, source: "client \(clientID) closed (its transient regions \(removed.joined(separator: ", ")))")
         }
     }
 }

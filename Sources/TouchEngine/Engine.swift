@@ -47,6 +47,9 @@ public final class Engine {
     var refusalLog = LogThrottle()
     /// Connect and disconnect lines: a burst of 100 a second, then counted (any permitted peer can cause them).
     var connectionLog = LogThrottle(intervalMicroseconds: 1_000_000, burst: 100)
+    /// Regions added with `transient` by clients that have closed since the last `takeEffects()`: removed there,
+    /// between inputs, because a client can close in the middle of a fan-out, where a scene change must not start.
+    var closedTransientRegions: [(client: ClientID, regions: [String])] = []
     /// The latest time an input carried: what a scene change or a cancel without its own time is stamped with.
     var now = EventTime.zero
     /// Sees every decoded finger and dispatched event (`EngineEvent`).
@@ -67,6 +70,7 @@ public final class Engine {
 
     /// The effects since the last call, in the order they arose.
     public func takeEffects() -> [EngineEffect] {
+        if !closedTransientRegions.isEmpty { removeClosedTransientRegions() }
         defer { effects.removeAll(keepingCapacity: true) }
         return effects
     }

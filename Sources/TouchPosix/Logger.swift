@@ -36,11 +36,16 @@ public struct Logger: Sendable {
     public var threshold: LogLevel
     public var style: Style
     public var handler: any LogHandler
+    /// The name before each plain line.
+    public var program: String
 
-    public init(threshold: LogLevel = .info, style: Style = .plain, handler: any LogHandler) {
+    public init(
+        threshold: LogLevel = .info, style: Style = .plain, handler: any LogHandler, program: String = "touchd"
+    ) {
         self.threshold = threshold
         self.style = style
         self.handler = handler
+        self.program = program
     }
 
     public func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
@@ -49,7 +54,7 @@ public struct Logger: Sendable {
         case .journald:
             handler.write("<\(level.rawValue)>" + message())
         case .plain:
-            handler.write("touchd: \(Self.label(level)): " + message())
+            handler.write("\(program): \(Self.label(level)): " + message())
         }
     }
 

@@ -9,7 +9,8 @@ public enum Request: Equatable, Sendable {
     case devices
     case getScene
     case setScene(Scene)
-    case addRegion(parent: String?, region: JSONValue)
+    /// `transient`: the region goes when the connection that added it closes (docs/protocol.md).
+    case addRegion(parent: String?, region: JSONValue, transient: Bool)
     case updateRegion(id: String, fields: JSONValue)
     case removeRegion(id: String)
 
@@ -152,7 +153,8 @@ public enum RequestDecoder {
             }
         case "add-region":
             guard let region = reader.raw("region") else { throw reader.error(nil, "missing required key 'region'") }
-            request = .addRegion(parent: try reader.string("parent"), region: region)
+            request = .addRegion(
+                parent: try reader.string("parent"), region: region, transient: try reader.bool("transient") ?? false)
         case "update-region":
             let id = try reader.requiredString("region")
             guard let fields = reader.raw("set") else { throw reader.error(nil, "missing required key 'set'") }

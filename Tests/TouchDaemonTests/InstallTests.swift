@@ -21,7 +21,8 @@ struct InstallTests {
             "/usr/bin/touchd": 0o755, "/usr/bin/touchctl": 0o755, "/usr/lib/systemd/system/touchd.service": 0o644,
             "/usr/lib/systemd/system/touchd.socket": 0o644, "/usr/lib/udev/rules.d/60-touchd.rules": 0o644,
             "/usr/lib/sysusers.d/touchd.conf": 0o644, "/etc/touchd/touchd.json": 0o644, "/etc/touchd/scene.json": 0o644,
-            "/usr/share/doc/touchd/deployment.md": 0o644,
+            "/usr/share/doc/touchd/deployment.md": 0o644, "/usr/bin/touchd-actions": 0o755,
+            "/usr/lib/systemd/user/touchd-actions.service": 0o644, "/usr/share/doc/touchd/actions.md": 0o644,
         ]
         for (path, mode) in expected {
             var info = stat()

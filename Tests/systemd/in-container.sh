@@ -83,4 +83,34 @@ info "/dev/input: $(ls -d /dev/input 2>&1); input in /proc/devices: $(grep -w in
 info "systemd-udevd.service: LoadState=$(show LoadState systemd-udevd.service) ActiveState=$(show ActiveState systemd-udevd.service); /run/udev: $(ls -d /run/udev 2>&1)"
 journalctl -b -u touchd.service -u touchd.socket --no-pager > "$OUT/journal.txt" 2>&1
 
+# touchd-actions as tadmin's user unit (docs/actions.md), as shipped: its region goes on top of "play" (hidden
+# above), and the demo recording's tap there runs the rule's command in tadmin's session; stopping the unit takes
+# the region away.
+TADMIN=$(id -u tadmin)
+mkdir -p /home/tadmin/.config/touchd && chown -R tadmin:tadmin /home/tadmin
+cat > /home/tadmin/.config/touchd/actions.json <<'JSON'
+{"regions": [{"id": "actions-play", "frame": [130, 55, 140, 140], "z": 100, "raw": false, "gestures": ["tap"]}],
+ "rules": [{"region": "actions-play", "gesture": "tap", "shell": true,
+            "run": "echo \"$TOUCHD_REGION $TOUCHD_GESTURE $(id -un)\" >> \"$XDG_RUNTIME_DIR/tapped\""}]}
+JSON
+chown tadmin:tadmin /home/tadmin/.config/touchd/actions.json
+# pam_systemd would set XDG_RUNTIME_DIR through logind, which this container lacks: the user manager gets it here.
+mkdir -p /run/systemd/system/user@.service.d
+printf '[Service]\nEnvironment=XDG_RUNTIME_DIR=/run/user/%%i\n' > /run/systemd/system/user@.service.d/runtime-dir.conf
+systemctl daemon-reload
+user_systemctl() { as tadmin env XDG_RUNTIME_DIR=/run/user/$TADMIN timeout 10 systemctl --user "$@"; }
+check "tadmin's user manager starts (user@$TADMIN.service)" "timeout 20 systemctl start user@$TADMIN.service"
+check "systemctl --user enable --now touchd-actions (the shipped user unit)" 'user_systemctl enable --now touchd-actions'
+for _ in $(seq 1 100); do [ -s /run/user/$TADMIN/tapped ] && break; sleep 0.1; done
+info "tapped: $(cat /run/user/$TADMIN/tapped 2>&1 | head -3 | tr '\n' ' ')"
+check "a tap of the looping recording on the actions file's region ran the command as tadmin" \
+    'grep -qx "actions-play tap tadmin" /run/user/$TADMIN/tapped'
+check "the region is in the scene while touchd-actions runs" 'as tadmin timeout 10 touchctl scene get | grep -q actions-play'
+check "the user unit's hardening is in force" \
+    '[ "$(user_systemctl show -p NoNewPrivileges --value touchd-actions)" = yes ] && [ "$(user_systemctl show -p RestrictSUIDSGID --value touchd-actions)" = yes ]'
+user_systemctl stop touchd-actions
+check "systemctl --user stop: the region is gone" '! as tadmin timeout 10 touchctl scene get | grep -q actions-play'
+as tadmin env XDG_RUNTIME_DIR=/run/user/$TADMIN journalctl --user -u touchd-actions --no-pager > "$OUT/actions-journal.txt" 2>&1
+journalctl -b -u "user@$TADMIN.service" --no-pager >> "$OUT/actions-journal.txt" 2>&1
+
 log "DONE"

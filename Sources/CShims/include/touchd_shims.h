@@ -90,6 +90,16 @@ int touchd_inotify_watch_directory(int fd, const char *path);
 /// 0 when nothing is pending, -1 on error.
 int touchd_inotify_read_names(int fd, char *names, int capacity);
 
+/// posix_spawnp(file, argv, envp) for a command of touchd-actions: standard input from /dev/null, the signal
+/// mask emptied and the signals a signalfd user blocks or a Swift runtime ignores back at their defaults, and a
+/// process group of its own (so a timeout can signal everything the command started). Returns 0 and *pid, or an
+/// errno value (posix_spawn does not set errno).
+int touchd_spawn(const char *file, char *const argv[], char *const envp[], int32_t *pid);
+
+/// waitpid(-1, &status, WNOHANG): 1 with the pid and either the exit status (*signal = 0) or the signal that ended
+/// it (*signal > 0); 0 when no child has ended; -1 with errno (ECHILD: no children at all).
+int touchd_reap_child(int32_t *pid, int *exit_status, int *signal);
+
 /// CLOCK_MONOTONIC in microseconds.
 int64_t touchd_monotonic_us(void);
 
