@@ -74,6 +74,8 @@ let package = Package(
         .target(name: "TouchPosix", dependencies: ["CShims", "CSystemd"]),
         .target(name: "TouchDevice", dependencies: ["TouchCore", "TouchPosix", "CEvdev", "CUdev", "CShims"]),
         .target(name: "TouchClient", dependencies: ["TouchJSON", "TouchWire", "TouchPosix"]),
+        // touchctl view's pure part: the state built from the daemon's messages and its picture in character cells.
+        .target(name: "TouchView", dependencies: ["TouchClient", "TouchCore", "TouchScene"]),
         .target(
             name: "TouchDaemon",
             dependencies: [
@@ -91,7 +93,8 @@ let package = Package(
                 "TouchDaemon", "TouchPosix",
             ]),
         .executableTarget(name: "touchd", dependencies: ["TouchdCLI", "TouchPosix"]),
-        .executableTarget(name: "touchctl", dependencies: ["TouchClient", "TouchJSON", "TouchPosix"]),
+        .executableTarget(
+            name: "touchctl", dependencies: ["TouchClient", "TouchJSON", "TouchPosix", "TouchScene", "TouchView"]),
 
         // Benchmarks (issue 6): release builds, printed figures; CAllocCounter counts heap allocations.
         .target(name: "CAllocCounter"),
@@ -114,6 +117,7 @@ let package = Package(
         .testTarget(name: "TouchGesturesTests", dependencies: ["TouchCore", "TouchGestures"]),
         .testTarget(name: "TouchDeviceTests", dependencies: ["TouchCore", "TouchDevice"]),
         .testTarget(name: "TouchPosixTests", dependencies: ["TouchPosix"]),
+        .testTarget(name: "TouchViewTests", dependencies: ["TouchView", "TouchClient", "TouchJSON", "TouchScene"]),
         .testTarget(name: "TouchWireTests", dependencies: ["TouchWire", "TouchJSON", "TouchScene", "TouchCore"]),
         .testTarget(
             name: "TouchEngineTests",

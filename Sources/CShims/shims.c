@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/inotify.h>
+#include <sys/ioctl.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <sys/socket.h>
@@ -295,3 +296,13 @@ int64_t touchd_monotonic_us(void) {
 }
 
 int touchd_clock_monotonic_id(void) { return CLOCK_MONOTONIC; }
+
+int touchd_terminal_size(int fd, uint16_t *rows, uint16_t *columns) {
+    struct winsize size;
+    if (ioctl(fd, TIOCGWINSZ, &size) != 0) return -1;
+    *rows = size.ws_row;
+    *columns = size.ws_col;
+    return 0;
+}
+
+int touchd_pipe_nonblocking(int fds[2]) { return pipe2(fds, O_NONBLOCK | O_CLOEXEC); }
