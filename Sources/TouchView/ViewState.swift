@@ -98,13 +98,14 @@ public struct ViewState: Sendable {
         return true
     }
 
-    /// A gesture still in progress updates its own line (a drag's `changed` does not push the list); a new one,
-    /// or one that ended, takes a new line.
+    /// A gesture still in progress updates its own line, even when other gestures took lines since (two fingers
+    /// dragging in two regions keep two lines, not one for each `changed`); a new one, or one that had ended,
+    /// takes a new line.
     private mutating func note(_ line: GestureLine) {
-        if let last = gestures.last, last.region == line.region, last.name == line.name,
-            ["pressing", "began", "changed"].contains(last.state)
+        if let own = gestures.lastIndex(where: { $0.region == line.region && $0.name == line.name }),
+            ["pressing", "began", "changed"].contains(gestures[own].state)
         {
-            gestures[gestures.count - 1] = line
+            gestures[own] = line
         } else {
             gestures.append(line)
             if gestures.count > gestureCapacity { gestures.removeFirst(gestures.count - gestureCapacity) }

@@ -138,6 +138,16 @@ struct ViewRendererTests {
         #expect(screen.text(row: 19).hasPrefix("b  drag  ended"))
         #expect(screen.text(row: 20).hasPrefix("a  tap  ended"))
         #expect(screen[19, 0].style.colour == .region(1))
+        // Two drags at once, in two regions: each keeps its line while the other changes.
+        var two = try quarters()
+        for (region, phase) in [("a", "began"), ("b", "began"), ("a", "changed"), ("b", "changed"), ("a", "ended")] {
+            two.apply(
+                try message(
+                    """
+                    {"type":"gesture","region":"\(region)","gesture":"drag","kind":"drag","state":"\(phase)","time_us":1,"x":1,"y":1}
+                    """))
+        }
+        #expect(two.gestures.map { $0.region + " " + $0.state } == ["a ended", "b changed"])
         // Only the capacity is kept.
         var many = ViewState(gestureCapacity: 3)
         for index in 0..<10 {

@@ -24,10 +24,12 @@ final class SharedView: Sendable {
         if !woken.exchange(true, ordering: .acquiringAndReleasing) { wakeup.wake() }
     }
 
-    /// The drawer is looking now: later changes wake it again.
+    /// The drawer is looking now: later changes wake it again. The pipe is emptied before the flag is cleared: the
+    /// other way round, a wake-up written in between would be drained while the flag stayed set, and no change
+    /// after it would ever wake the drawer again (found by scripts/view-test.sh: the view froze).
     func acknowledgeWakeup() {
-        woken.store(false, ordering: .sequentiallyConsistent)
         wakeup.drain()
+        woken.store(false, ordering: .sequentiallyConsistent)
     }
 }
 
