@@ -27,9 +27,9 @@ public struct RedrawThrottle: Sendable {
         lastDraw = time
     }
 
-    /// Forces the next `nextDraw` to answer now (a resize: the old frame is gone).
+    /// The frame on screen is gone (a resize): the next one is due even if nothing changed, but no sooner than the
+    /// frame rate allows, so that a storm of resizes is not a storm of frames.
     public mutating func invalidate() {
         drawnVersion = nil
-        lastDraw = nil
     }
 }

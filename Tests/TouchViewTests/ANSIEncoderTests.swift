@@ -40,7 +40,8 @@ struct ANSIEncoderTests {
         #expect(throttle.nextDraw(version: 9, now: 38_333) == 38_333)
         #expect(throttle.nextDraw(version: 9, now: 90_000) == 90_000)
         throttle.drew(version: 9, at: 90_000)
-        throttle.invalidate()  // a resize
-        #expect(throttle.nextDraw(version: 9, now: 90_001) == 90_001)
+        throttle.invalidate()  // a resize: a frame is due though nothing changed, at the frame rate
+        #expect(throttle.nextDraw(version: 9, now: 90_001) == 123_333)
+        #expect(throttle.nextDraw(version: 9, now: 200_000) == 200_000)
     }
 }
