@@ -162,6 +162,7 @@ case "monitor":
         fail("\(error)")
     }
 case "view":
+    if let unknown = rest.first(where: { $0 != "--no-color" }) { fail("view: unknown option '\(unknown)'", status: 2) }
     let client = connect(socketPath)
     let colour =
         !rest.contains("--no-color") && ANSIEncoder.usesColour(environment: { Posix.environment($0) })
