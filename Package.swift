@@ -75,6 +75,8 @@ let package = Package(
         .target(name: "TouchPosix", dependencies: ["CShims", "CSystemd"]),
         .target(name: "TouchDevice", dependencies: ["TouchCore", "TouchPosix", "CEvdev", "CUdev", "CShims"]),
         .target(name: "TouchClient", dependencies: ["TouchJSON", "TouchWire", "TouchPosix"]),
+        // touchctl view's pure part: the state built from the daemon's messages and its picture in character cells.
+        .target(name: "TouchView", dependencies: ["TouchClient", "TouchCore", "TouchScene"]),
         .target(
             name: "TouchDaemon",
             dependencies: [
@@ -93,7 +95,8 @@ let package = Package(
             ],
             swiftSettings: uncheckedExclusivity),
         .executableTarget(name: "touchd", dependencies: ["TouchdCLI", "TouchPosix"]),
-        .executableTarget(name: "touchctl", dependencies: ["TouchClient", "TouchJSON", "TouchPosix"]),
+        .executableTarget(
+            name: "touchctl", dependencies: ["TouchClient", "TouchJSON", "TouchPosix", "TouchScene", "TouchView"]),
         // Gestures to commands in the user's session (issue 15, docs/actions.md): the logic in a library, so the
         // file's validation, the matcher and the command pool are tested without a process.
         .target(
@@ -122,6 +125,7 @@ let package = Package(
         .testTarget(name: "TouchGesturesTests", dependencies: ["TouchCore", "TouchGestures"]),
         .testTarget(name: "TouchDeviceTests", dependencies: ["TouchCore", "TouchDevice"]),
         .testTarget(name: "TouchPosixTests", dependencies: ["TouchPosix"]),
+        .testTarget(name: "TouchViewTests", dependencies: ["TouchView", "TouchClient", "TouchJSON", "TouchScene"]),
         .testTarget(name: "TouchWireTests", dependencies: ["TouchWire", "TouchJSON", "TouchScene", "TouchCore"]),
         .testTarget(
             name: "TouchEngineTests",

@@ -3,7 +3,8 @@
 # Swift itself is expected on PATH (swift.org toolchain, 6.0 or newer).
 set -euo pipefail
 
-packages=(libevdev-dev libudev-dev libsystemd-dev pkg-config)
+# tmux: scripts/view-test.sh drives touchctl view in it. (Chromium, large, is installed by scripts/html-test.sh.)
+packages=(libevdev-dev libudev-dev libsystemd-dev pkg-config tmux)
 # scripts/python-test.sh: a python3 with its venv module (Debian ships ensurepip apart, in python3-venv)
 packages+=(python3 python3-venv)
 missing=()

@@ -11,6 +11,7 @@
 #include <spawn.h>
 #include <sys/epoll.h>
 #include <sys/inotify.h>
+#include <sys/ioctl.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <sys/socket.h>
@@ -346,3 +347,13 @@ int touchd_reap_child(int32_t *pid, int *exit_status, int *signal) {
     }
     return 1;
 }
+
+int touchd_terminal_size(int fd, uint16_t *rows, uint16_t *columns) {
+    struct winsize size;
+    if (ioctl(fd, TIOCGWINSZ, &size) != 0) return -1;
+    *rows = size.ws_row;
+    *columns = size.ws_col;
+    return 0;
+}
+
+int touchd_pipe_nonblocking(int fds[2]) { return pipe2(fds, O_NONBLOCK | O_CLOEXEC); }

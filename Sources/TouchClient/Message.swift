@@ -55,7 +55,8 @@ public enum Message: Sendable {
         public var json: JSONValue
     }
 
-    static func decode(_ value: JSONValue) -> Message {
+    /// Types one parsed line from touchd.
+    public static func decode(_ value: JSONValue) -> Message {
         func string(_ key: String) -> String? { if case .string(let text, _)? = value[key] { text } else { nil } }
         func number(_ key: String) -> Double? { if case .number(let n, _)? = value[key] { n } else { nil } }
         func bool(_ key: String) -> Bool? { if case .bool(let b, _)? = value[key] { b } else { nil } }

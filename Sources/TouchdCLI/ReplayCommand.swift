@@ -20,6 +20,8 @@ public enum ReplayCommand {
         .flag("skip-bad-lines", help: "skip malformed lines with a warning count instead of failing"),
         .value("scene", "FILE", help: "dispatch to the regions and gestures of this scene (docs/scene.md)"),
         .value("svg", "FILE", help: "with --scene: draw the scene and every finger's path into FILE"),
+        .value(
+            "html", "FILE", help: "with --scene: a self-contained page into FILE that plays the replay over the scene"),
         .flag("drop-unassigned", help: "with --scene: report nothing for fingers that hit no region"),
         .flag("quiet", short: "q", help: "no summary on stderr"),
     ])
@@ -54,11 +56,11 @@ public enum ReplayCommand {
                 let scene = try SceneLoader.parse(try readSceneFile(scenePath), file: scenePath)
                 settings.scene = scene
                 settings.dispatch.dropUnassigned = parsed.has("drop-unassigned")
-                settings.collectDispatched = parsed["svg"] != nil
+                settings.collectDispatched = parsed["svg"] != nil || parsed["html"] != nil
                 // Without --size, the scene's size is the output size: the scene is the screen.
                 if settings.mapping.outputSize == nil { settings.mapping.outputSize = (scene.width, scene.height) }
-            } else if parsed["svg"] != nil {
-                throw ArgumentError.missingArgument("--scene (needed by --svg)")
+            } else if parsed["svg"] != nil || parsed["html"] != nil {
+                throw ArgumentError.missingArgument("--scene (needed by --\(parsed["svg"] != nil ? "svg" : "html"))")
             }
             let realtime = try parsed.choice("speed", ["realtime", "max"], default: "max") == "realtime"
             var pacer: ReplayDriver.Pacer?
@@ -72,10 +74,13 @@ public enum ReplayCommand {
                 StandardStreams.write(bytes, to: 1)
             }
             if let svgPath = parsed["svg"], let scene = settings.scene {
-                let svg = SVGRenderer.render(scene: scene, events: summary.dispatched)
-                guard FileManager.default.createFile(atPath: svgPath, contents: Data(svg.utf8)) else {
-                    throw FileError(path: svgPath, message: "cannot write the SVG file")
-                }
+                try write(
+                    SVGRenderer.render(scene: scene, events: summary.dispatched), to: svgPath, what: "the SVG file")
+            }
+            if let htmlPath = parsed["html"], let scene = settings.scene {
+                let html = HTMLRenderer.render(
+                    scene: scene, events: summary.dispatched, start: summary.firstTime ?? .zero)
+                try write(html, to: htmlPath, what: "the HTML file")
             }
             if !parsed.has("quiet") {
                 let name = RecordingLoader.displayName(for: file)
@@ -122,6 +127,12 @@ struct FileError: Error, CustomStringConvertible {
     var path: String
     var message: String
     var description: String { "\(path): \(message)" }
+}
+
+func write(_ text: String, to path: String, what: String) throws(FileError) {
+    guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else {
+        throw FileError(path: path, message: "cannot write \(what)")
+    }
 }
 
 func readSceneFile(_ path: String) throws(FileReader.Failure) -> [UInt8] { try FileReader.read(path) }

@@ -2,10 +2,12 @@ import Foundation
 import TouchClient
 import TouchJSON
 import TouchPosix
+import TouchView
 
 /// touchctl: talk to touchd over its socket.
 ///
 ///     touchctl [--socket PATH] [--timeout SECONDS] monitor [--raw] [--events touch,gesture] [--regions a,b] [--count N]
+///     touchctl [--socket PATH] view [--no-color]
 ///     touchctl [--socket PATH] ping | devices
 ///     touchctl [--socket PATH] scene get | scene set FILE
 ///     touchctl [--socket PATH] region update ID key=value... | region add [--parent ID] JSON | region remove ID
@@ -15,6 +17,7 @@ let usage = """
     commands:
       monitor [--raw] [--events K,K] [--regions ID,ID] [--devices D,D] [--count N]
                            print events as they come (text, or the raw NDJSON lines)
+      view [--no-color]    the scene, its live fingers and the last gestures, live in the terminal (q quits)
       ping                 check the daemon answers
       devices              list the devices touchd reads
       scene get            print the scene in force (JSON)
@@ -157,6 +160,16 @@ case "monitor":
         }
     } catch {
         fail("\(error)")
+    }
+case "view":
+    if let unknown = rest.first(where: { $0 != "--no-color" }) { fail("view: unknown option '\(unknown)'", status: 2) }
+    let client = connect(socketPath)
+    let colour =
+        !rest.contains("--no-color") && ANSIEncoder.usesColour(environment: { Posix.environment($0) })
+    do {
+        Posix.exit(try ViewCommand.run(client: client, colour: colour))
+    } catch {
+        fail("view: \(error)")
     }
 case "ping":
     let client = connect(socketPath)

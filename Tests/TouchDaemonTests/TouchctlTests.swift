@@ -27,6 +27,21 @@ struct TouchctlTests {
         #expect(scene.out.contains(#""id":"play""#))
     }
 
+    /// The view itself is tested in a terminal (scripts/view-test.sh, under tmux); here only what it says without one.
+    @Test("view needs a terminal, and refuses options it does not know")
+    func viewWithoutTerminal() throws {
+        let daemon = try DaemonProcess(arguments: [])
+        defer { daemon.stop() }
+        let piped = try DaemonProcess.run(DaemonProcess.touchctl, ["--socket", daemon.socket, "view"], timeout: 8)
+        #expect(piped.status == 1)
+        #expect(piped.err == "touchctl: view: view needs a terminal on standard input and output\n")
+        #expect(piped.out.isEmpty)  // not a byte of escape sequences into a pipe
+        let unknown = try DaemonProcess.run(
+            DaemonProcess.touchctl, ["--socket", daemon.socket, "view", "--colour"], timeout: 8)
+        #expect(unknown.status == 2)
+        #expect(unknown.err == "touchctl: view: unknown option '--colour'\n")
+    }
+
     @Test("region add with JSON spread over lines, and the library's setScene with a pretty file")
     func multiLineJSON() throws {
         let daemon = try DaemonProcess(arguments: [])

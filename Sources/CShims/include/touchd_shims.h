@@ -106,4 +106,9 @@ int64_t touchd_monotonic_us(void);
 /// The value of the CLOCK_MONOTONIC id, for libevdev_set_clock_id.
 int touchd_clock_monotonic_id(void);
 
+/// ioctl(fd, TIOCGWINSZ): a terminal's size in character cells (ioctl is variadic, so Swift cannot call it).
+int touchd_terminal_size(int fd, uint16_t *rows, uint16_t *columns);
+/// pipe2(O_NONBLOCK | O_CLOEXEC): fds[0] reads, fds[1] writes.
+int touchd_pipe_nonblocking(int fds[2]);
+
 #endif

@@ -7,76 +7,29 @@ import TouchScene
 /// the up, a cross at a cancel, and a label where each gesture completed. Regions that were dragged also
 /// show their final place, dashed. One `<path class="finger">` per finger.
 public enum SVGRenderer {
-    static let palette = [
-        "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#e377c2", "#8c564b", "#bcbd22",
-    ]
-
     public static func render(scene: Scene, events: [DispatchEvent]) -> String {
-        let index = SceneIndex(scene: scene)
-        var colours: [String: String] = [:]
-        for (number, node) in index.nodes.enumerated() { colours[node.id] = palette[number % palette.count] }
+        let picture = ReplayPicture(scene: scene, events: events)
         var svg = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        svg += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(n(scene.width))\" height=\"\(n(scene.height))\""
-        svg += " viewBox=\"0 0 \(n(scene.width)) \(n(scene.height))\" font-family=\"sans-serif\" font-size=\"12\">\n"
-        svg += "<rect x=\"0\" y=\"0\" width=\"\(n(scene.width))\" height=\"\(n(scene.height))\" fill=\"#ffffff\"/>\n"
-        svg += "<g class=\"regions\">\n"
-        for nodeIndex in index.order.reversed() {  // bottom first, so the topmost is drawn last
-            let node = index.nodes[nodeIndex]
-            let colour = colours[node.id]!
-            let opacity = node.eligible ? "0.25" : "0.06"
-            svg +=
-                "<rect class=\"frame\" x=\"\(n(node.frame.x))\" y=\"\(n(node.frame.y))\" width=\"\(n(node.frame.width))\""
-            svg += " height=\"\(n(node.frame.height))\" fill=\"none\" stroke=\"\(colour)\" stroke-width=\"1\"/>\n"
-            if node.region.wantsTouches {
-                svg += shape(
-                    node.region.shape, in: node.touchBounds,
-                    attributes: "class=\"touchable\" fill=\"\(colour)\" fill-opacity=\"\(opacity)\"")
-            }
-            svg +=
-                "<text x=\"\(n(node.frame.x + 4))\" y=\"\(n(node.frame.y + 14))\" fill=\"\(colour)\">\(escape(node.id))</text>\n"
-        }
-        svg += "</g>\n"
-
-        var paths: [String: (region: String?, points: [Point], end: TouchPhase?)] = [:]
-        var order: [String] = []
-        var finalFrames: [String: Rect] = [:]
-        var labels: [(Point, String, String)] = []
-        for event in events {
-            switch event {
-            case .touch(let touch):
-                let key = "\(touch.device)/\(touch.finger)"
-                if touch.phase == .down && paths[key] == nil {
-                    paths[key] = (touch.region, [], nil)
-                    order.append(key)
-                }
-                paths[key]?.points.append(touch.location)
-                if touch.phase == .up || touch.phase == .cancel { paths[key]?.end = touch.phase }
-            case .gesture(let region, let gesture) where gesture.event == .ended:
-                labels.append((gesture.location, gesture.name + detail(gesture), colours[region] ?? "#000000"))
-            case .regionMoved(let region, let frame, _):
-                finalFrames[region] = frame
-            default:
-                break
-            }
-        }
-        for (region, frame) in finalFrames.sorted(by: { $0.key < $1.key }) {
-            guard let node = index[region] else { continue }
+        svg += open(scene) + ">\n"
+        svg += background(scene) + regions(picture, tagged: false)
+        for (region, frame) in picture.finalFrames.sorted(by: { $0.key < $1.key }) {
+            guard let node = picture.index[region] else { continue }
             let offset = node.frame.origin - node.region.frame.origin  // the parent's origin in scene coordinates
             let moved = frame.offsetBy(offset)
             svg +=
                 "<rect class=\"moved\" x=\"\(n(moved.x))\" y=\"\(n(moved.y))\" width=\"\(n(moved.width))\" height=\"\(n(moved.height))\""
-            svg += " fill=\"none\" stroke=\"\(colours[region]!)\" stroke-dasharray=\"6 4\"/>\n"
+            svg += " fill=\"none\" stroke=\"\(picture.colours[region]!)\" stroke-dasharray=\"6 4\"/>\n"
         }
         svg += "<g class=\"fingers\" fill=\"none\" stroke-width=\"2\">\n"
-        for key in order {
-            guard let path = paths[key], let first = path.points.first else { continue }
-            let colour = path.region.flatMap { colours[$0] } ?? "#7f7f7f"
+        for path in picture.paths {
+            guard let first = path.points.first?.location else { continue }
+            let colour = picture.colour(of: path.region)
             var d = "M\(n(first.x)) \(n(first.y))"
-            for point in path.points.dropFirst() { d += " L\(n(point.x)) \(n(point.y))" }
+            for point in path.points.dropFirst() { d += " L\(n(point.location.x)) \(n(point.location.y))" }
             svg +=
-                "<path class=\"finger\" data-finger=\"\(escape(key))\" data-region=\"\(escape(path.region ?? ""))\" d=\"\(d)\" stroke=\"\(colour)\"/>\n"
+                "<path class=\"finger\" data-finger=\"\(escape(path.key))\" data-region=\"\(escape(path.region ?? ""))\" d=\"\(d)\" stroke=\"\(colour)\"/>\n"
             svg += "<circle cx=\"\(n(first.x))\" cy=\"\(n(first.y))\" r=\"6\" stroke=\"\(colour)\"/>\n"
-            let last = path.points.last!
+            let last = path.points.last!.location
             switch path.end {
             case .up?:
                 svg += "<circle cx=\"\(n(last.x))\" cy=\"\(n(last.y))\" r=\"3\" fill=\"\(colour)\" stroke=\"none\"/>\n"
@@ -88,21 +41,46 @@ public enum SVGRenderer {
             }
         }
         svg += "</g>\n<g class=\"gestures\">\n"
-        for (point, text, colour) in labels {
-            svg += "<text x=\"\(n(point.x + 8))\" y=\"\(n(point.y - 8))\" fill=\"\(colour)\">\(escape(text))</text>\n"
+        for label in picture.labels {
+            let colour = picture.colours[label.region] ?? "#000000"
+            svg +=
+                "<text x=\"\(n(label.location.x + 8))\" y=\"\(n(label.location.y - 8))\" fill=\"\(colour)\">\(escape(label.text))</text>\n"
         }
         svg += "</g>\n</svg>\n"
         return svg
     }
 
-    private static func detail(_ gesture: GestureEvent) -> String {
-        switch gesture.kind {
-        case .tap: gesture.taps > 1 ? " ×\(gesture.taps)" : ""
-        case .pinch: " " + TextFormatter.fixed(gesture.scale) + "×"
-        case .rotate: " " + TextFormatter.fixed(gesture.rotation) + "°"
-        case .swipe: " " + (gesture.direction?.rawValue ?? "")
-        default: ""
+    /// The opening `<svg` tag with the scene's size, left open for more attributes.
+    static func open(_ scene: Scene) -> String {
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(n(scene.width))\" height=\"\(n(scene.height))\""
+            + " viewBox=\"0 0 \(n(scene.width)) \(n(scene.height))\" font-family=\"sans-serif\" font-size=\"12\""
+    }
+
+    static func background(_ scene: Scene) -> String {
+        "<rect x=\"0\" y=\"0\" width=\"\(n(scene.width))\" height=\"\(n(scene.height))\" fill=\"#ffffff\"/>\n"
+    }
+
+    /// Each region's frame outlined, its touchable area shaded and its id written, bottom first. `tagged`: the
+    /// touchable shapes carry `data-region` (the HTML page highlights them by it).
+    static func regions(_ picture: ReplayPicture, tagged: Bool) -> String {
+        var svg = "<g class=\"regions\">\n"
+        for nodeIndex in picture.index.order.reversed() {  // bottom first, so the topmost is drawn last
+            let node = picture.index.nodes[nodeIndex]
+            let colour = picture.colours[node.id]!
+            let opacity = node.eligible ? "0.25" : "0.06"
+            svg +=
+                "<rect class=\"frame\" x=\"\(n(node.frame.x))\" y=\"\(n(node.frame.y))\" width=\"\(n(node.frame.width))\""
+            svg += " height=\"\(n(node.frame.height))\" fill=\"none\" stroke=\"\(colour)\" stroke-width=\"1\"/>\n"
+            if node.region.wantsTouches {
+                let tag = tagged ? " data-region=\"\(escape(node.id))\"" : ""
+                svg += shape(
+                    node.region.shape, in: node.touchBounds,
+                    attributes: "class=\"touchable\"\(tag) fill=\"\(colour)\" fill-opacity=\"\(opacity)\"")
+            }
+            svg +=
+                "<text x=\"\(n(node.frame.x + 4))\" y=\"\(n(node.frame.y + 14))\" fill=\"\(colour)\">\(escape(node.id))</text>\n"
         }
+        return svg + "</g>\n"
     }
 
     private static func shape(_ shape: Shape, in bounds: Rect, attributes: String) -> String {
@@ -123,14 +101,14 @@ public enum SVGRenderer {
     }
 
     /// Numbers with at most two decimals, deterministic.
-    private static func n(_ value: Double) -> String {
+    static func n(_ value: Double) -> String {
         let text = TextFormatter.fixed(value)
         if text.hasSuffix(".00") { return String(text.dropLast(3)) }
         if text.hasSuffix("0") { return String(text.dropLast()) }
         return text
     }
 
-    private static func escape(_ text: String) -> String {
+    static func escape(_ text: String) -> String {
         var out = ""
         for character in text {
             switch character {
