@@ -7,7 +7,15 @@ final class ClientState {
     let id: ClientID
     let credentials: PeerCredentials
     let permissions: Permissions
-    var subscription: Subscription?
+    var subscription: Subscription? {
+        didSet {
+            admitsEverything =
+                subscription.map { $0.kinds.isEmpty && $0.regions.isEmpty && $0.devices.isEmpty } ?? false
+        }
+    }
+    /// Subscribed with no filter (the usual case): the fan-out asks this flag, not the subscription, which it would
+    /// copy (three sets: three retains and releases per event per client).
+    private(set) var admitsEverything = false
     var framer: LineFramer
     var queue: OutboundQueue
     /// Requests read and not yet handled (they wait while the client does not read its replies).
@@ -74,9 +82,8 @@ final class ClientState {
     /// and only its replies are left. A client that stays so for the whole idle timeout is closed.
     var isStalled: Bool { !queue.isEmpty && (isBackpressured || hasPendingItems || inputClosed) }
 
-    /// Whether the client subscribed to events like this one. Reads the subscription in place: binding it to a
-    /// local would copy its three sets (three retains and releases per event per client).
-    func admits(_ route: EventRoute) -> Bool { subscription?.admits(route) ?? false }
+    /// Whether the client subscribed to events like this one.
+    func admits(_ route: EventRoute) -> Bool { admitsEverything || (subscription?.admits(route) ?? false) }
 
     /// What the socket should be watched for now.
     var wantedInterest: Interest {

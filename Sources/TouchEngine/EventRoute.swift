@@ -28,7 +28,9 @@ public struct EventRoute: Equatable, Sendable {
             kind = .gesture
             scope = .region(id)
             device = nil
-            queueKind = gesture.event == .changed ? .gestureChange(key: id + "/" + gesture.name) : .essential
+            queueKind =
+                gesture.event == .changed
+                ? .gestureChange(OutboundQueue.GestureChangeKey(region: id, gesture: gesture.name)) : .essential
         case .regionMoved(let id, _, _):
             kind = .region
             scope = .region(id)

@@ -20,7 +20,18 @@ public struct OutboundQueue {
         /// A move of one finger: only the newest matters.
         case move(finger: FingerKey)
         /// A `changed` report of one gesture in one region.
-        case gestureChange(key: String)
+        case gestureChange(GestureChangeKey)
+    }
+
+    /// Which gesture a `changed` line is of: its region and the gesture's name (two strings kept, none made).
+    public struct GestureChangeKey: Hashable, Sendable {
+        public var region: String
+        public var gesture: String
+
+        public init(region: String, gesture: String) {
+            self.region = region
+            self.gesture = gesture
+        }
     }
 
     public enum Outcome: Equatable, Sendable {
@@ -121,7 +132,7 @@ public struct OutboundQueue {
     /// Removes superseded moves and gesture changes (never the line being written).
     private mutating func coalesce() -> Int {
         var newestMove: [FingerKey: Int] = [:]
-        var newestChange: [String: Int] = [:]
+        var newestChange: [GestureChangeKey: Int] = [:]
         let firstRemovable = headIsPartlyWritten ? head + 1 : head
         for index in firstRemovable..<entries.count {
             switch entries[index].kind {

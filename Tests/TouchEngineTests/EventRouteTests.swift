@@ -34,7 +34,10 @@ struct EventRouteTests {
         // One finger, one key: the device's index and the decoder's finger id, the key the dispatcher used.
         #expect(moves.count == 5)
         #expect(moves.allSatisfy { $0.queueKind == .move(finger: FingerKey(device: 7, finger: FingerID(1))) })
-        let changes = routes.filter { $0.kind == .gesture && $0.queueKind == .gestureChange(key: "pad/drag") }
+        let changes = routes.filter {
+            $0.kind == .gesture
+                && $0.queueKind == .gestureChange(OutboundQueue.GestureChangeKey(region: "pad", gesture: "drag"))
+        }
         #expect(!changes.isEmpty)
         // A client that filters on the pad, without unassigned fingers, gets finger 1 and the drag, not finger 2.
         let padOnly = Subscription(kinds: [.touch, .gesture], regions: ["pad"])
