@@ -63,6 +63,9 @@ public struct Region: Equatable, Sendable {
     public var gestures: [GestureSpec] = []
     /// Groups of gesture names that may be recognised at the same time; all others are exclusive.
     public var simultaneous: [[String]] = []
+    /// Chains of gesture names of this region, each listening only once the one before it is recognized (SwiftUI's
+    /// `sequenced(before:)`).
+    public var sequenced: [[String]] = []
     public var children: [Region] = []
 
     public init(id: String, frame: Rect) {

@@ -99,6 +99,15 @@ public enum SceneEncoder {
             }
             writer.endArray()
         }
+        if !region.sequenced.isEmpty {
+            writer.beginArray("sequenced")
+            for chain in region.sequenced {
+                writer.beginArray()
+                for name in chain { writer.element(name) }
+                writer.endArray()
+            }
+            writer.endArray()
+        }
         if !region.children.isEmpty {
             writer.beginArray("children")
             for child in region.children { encode(child, into: &writer) }
@@ -135,6 +144,12 @@ public enum SceneEncoder {
             }
             writer.endArray()
         }
+        if !spec.requireToFail.isEmpty {
+            writer.beginArray("requireToFail")
+            for reference in spec.requireToFail { writer.element(reference) }
+            writer.endArray()
+        }
+        if spec.highPriority { writer.field("priority", "high") }
         writer.endObject()
     }
 

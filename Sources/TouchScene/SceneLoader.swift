@@ -14,7 +14,7 @@ public enum SceneLoader {
         } catch {
             throw SceneError(
                 file: file, line: error.line, path: "",
-                message: "JSON syntax: \(error.message) (column \(error.column))")
+                message: "JSON syntax: \(syntaxMessage(error, in: bytes)) (column \(error.column))")
         }
         do {
             return try decodeScene(document)
@@ -39,7 +39,9 @@ public enum SceneLoader {
             throw JSONFieldError(line: sizeNode.line, path: "size", message: "expected [width, height], both positive")
         }
         var ids: [String: String] = [:]
-        let regions = try decodeRegions(reader.array("regions") ?? [], path: "regions", ids: &ids)
+        let regionItems = try reader.array("regions") ?? []
+        let regions = try decodeRegions(regionItems, path: "regions", ids: &ids)
+        try checkRelations(regions, regionItems, path: "regions", in: GestureDirectory(regions))
         try reader.rejectUnknownKeys()
         return Scene(width: size[0], height: size[1], regions: regions)
     }
@@ -68,6 +70,13 @@ public enum SceneLoader {
         if let shape = reader.raw("shape") { region.shape = try decodeShape(shape, path: reader.childPath("shape")) }
         if let area = reader.raw("touchable") {
             region.touchableArea = try decodeTouchable(area, path: reader.childPath("touchable"))
+            let bounds = region.touchableBounds
+            guard bounds.width > 0 && bounds.height > 0 else {
+                throw reader.error(
+                    "touchable",
+                    "leaves nothing touchable: the \(region.frame.width)×\(region.frame.height) frame becomes "
+                        + "\(bounds.width)×\(bounds.height)")
+            }
         }
         region.z = try reader.number("z") ?? 0
         region.hidden = try reader.bool("hidden") ?? false
@@ -113,6 +122,7 @@ public enum SceneLoader {
             }
             region.simultaneous.append(list)
         }
+        region.sequenced = try decodeSequences(&reader, names: names)
         region.children = try decodeRegions(
             try reader.array("children") ?? [], path: reader.childPath("children"), ids: &ids)
         try reader.rejectUnknownKeys()
@@ -217,54 +227,12 @@ public enum SceneLoader {
         return policy
     }
 
-    static func decodeGesture(_ value: JSONValue, path: String) throws(JSONFieldError) -> GestureSpec {
-        if case .string(let name, _) = value {
-            guard let kind = GestureKind(rawValue: name) else { throw unknownGesture(name, value, path) }
-            return GestureSpec(kind)
-        }
-        var reader = try JSONObjectReader(value, path: path)
-        let typeName = try reader.requiredString("type")
-        guard let kind = GestureKind(rawValue: typeName) else { throw unknownGesture(typeName, value, path + ".type") }
-        var spec = GestureSpec(kind, name: try reader.string("name"))
-        if let taps = try reader.integer("taps", in: 1...10) { spec.taps = taps }
-        if let fingers = try reader.integer("fingers", in: 1...10) { spec.fingers = fingers }
-        if let duration = try reader.integer("durationMs", in: 0...60_000) {
-            if kind == .longPress || kind == .longPressDrag {
-                spec.minimumDuration = .milliseconds(Int64(duration))
-            } else {
-                spec.maximumDuration = .milliseconds(Int64(duration))
-            }
-        }
-        if let movement = try reader.number("allowableMovement") { spec.allowableMovement = max(0, movement) }
-        if let distance = try reader.number("minimumDistance") { spec.minimumDistance = max(0, distance) }
-        if let interval = try reader.integer("tapIntervalMs", in: 1...10_000) {
-            spec.tapInterval = .milliseconds(Int64(interval))
-        }
-        if let directions = try reader.array("directions") {
-            var set: Set<SwipeDirection> = []
-            for item in directions {
-                guard case .string(let name, _) = item, let direction = SwipeDirection(rawValue: name) else {
-                    throw JSONFieldError(
-                        line: item.line, path: reader.childPath("directions"),
-                        message: "expected left, right, up or down")
-                }
-                set.insert(direction)
-            }
-            spec.directions = set
-        }
-        if (kind == .pinch || kind == .rotate) && spec.fingers != 2 {
-            throw reader.error("fingers", "\(kind.rawValue) always uses two fingers")
-        }
-        try reader.rejectUnknownKeys()
-        return spec
-    }
-
     private static func describe(_ value: JSONValue) -> String {
         if case .string(let text, _) = value { return text }
         return value.kindName
     }
 
-    private static func unknownGesture(_ name: String, _ value: JSONValue, _ path: String) -> JSONFieldError {
+    static func unknownGesture(_ name: String, _ value: JSONValue, _ path: String) -> JSONFieldError {
         JSONFieldError(
             line: value.line, path: path,
             message: "unknown gesture '\(name)'; expected "

@@ -1,0 +1,107 @@
+import Testing
+import TouchScene
+
+/// Issue 14 part 3: scene mistakes that used to pass (or were reported vaguely) are errors with file:line:path.
+@Suite("Scene validation")
+struct SceneValidationTests {
+    static func refusal(_ json: String) throws -> SceneError {
+        try #require(throws: SceneError.self) { try SceneLoader.parse(json, file: "scene.json") }
+    }
+
+    @Test(
+        "a touchable area that leaves nothing touchable is refused",
+        arguments: [
+            #"{"inset": 50}"#, #"{"inset": 60}"#, #"{"insets": {"left": 70, "right": 30}}"#,
+            #"{"insets": {"top": 40, "bottom": 80}}"#, #"{"rect": [10, 10, 0, 20]}"#,
+        ])
+    func emptyTouchable(touchable: String) throws {
+        // A 100×120 frame: an inset of 50 leaves a 0×20 area, 60 a negative one.
+        let json = """
+            {"size": [400, 400], "regions": [
+              {"id": "ok", "frame": [0, 0, 100, 120], "touchable": {"inset": 49}},
+              {"id": "empty", "frame": [200, 0, 100, 120],
+               "touchable": \(touchable)}]}
+            """
+        let error = try Self.refusal(json)
+        #expect(error.line == 4)
+        #expect(error.path == "regions[1].touchable")
+        #expect(error.message.hasPrefix("leaves nothing touchable"))
+    }
+
+    @Test(
+        "a parameter of another gesture type is refused, naming the ones the type takes",
+        arguments: [
+            ("tap", "minimumDistance", "5", "taps, fingers, durationMs, allowableMovement, tapIntervalMs"),
+            ("drag", "taps", "2", "fingers, minimumDistance"),
+            ("drag", "allowableMovement", "5", "fingers, minimumDistance"),
+            ("long-press", "directions", #"["left"]"#, "fingers, durationMs, allowableMovement"),
+            ("swipe", "tapIntervalMs", "200", "fingers, minimumDistance, durationMs, directions"),
+            ("rotate", "allowableMovement", "3", "fingers"),
+            ("pinch", "durationMs", "100", "fingers, allowableMovement"),
+        ] as [(String, String, String, String)])
+    func foreignParameter(type: String, key: String, value: String, takes: String) throws {
+        let json = """
+            {"size": [400, 400], "regions": [
+              {"id": "r", "frame": [0, 0, 100, 100], "gestures": ["tap",
+                {"type": "\(type)", "name": "g",
+                 "\(key)": \(value)}]}]}
+            """
+        let error = try Self.refusal(json)
+        #expect(error.line == 4)
+        #expect(error.path == "regions[0].gestures[1].\(key)")
+        #expect(error.message == "'\(key)' is not a parameter of \(type) (it takes: \(takes))")
+    }
+
+    @Test("a negative allowableMovement is refused (it used to be clamped to 0)", arguments: ["tap", "long-press"])
+    func negativeAllowableMovement(type: String) throws {
+        let json = """
+            {"size": [400, 400], "regions": [{"id": "r", "frame": [0, 0, 100, 100], "gestures": [
+              {"type": "\(type)", "allowableMovement": -1}]}]}
+            """
+        let error = try Self.refusal(json)
+        #expect(error.line == 2)
+        #expect(error.path == "regions[0].gestures[0].allowableMovement")
+        #expect(error.message == "must not be negative, found -1.0")
+    }
+
+    @Test(
+        "a trailing comma is named as such",
+        arguments: [
+            ("{\"size\": [100, 100],\n \"regions\": [],\n}", 3, 1, "'}'"),
+            ("{\"size\": [100, 100,\n ], \"regions\": []}", 2, 2, "']'"),
+            (
+                "{\"size\": [100, 100], \"regions\": [\n {\"id\": \"a\", \"frame\": [0, 0, 1, 1],\t\r\n\n}]}", 4, 1,
+                "'}'"
+            ),
+        ] as [(String, Int, Int, String)])
+    func trailingComma(json: String, line: Int, column: Int, closer: String) throws {
+        let error = try Self.refusal(json)
+        #expect(error.line == line)
+        #expect(
+            error.message
+                == "JSON syntax: trailing comma before \(closer) (JSON allows no comma after the last member) "
+                + "(column \(column))")
+    }
+
+    @Test("other syntax errors keep the parser's words")
+    func otherSyntaxErrors() throws {
+        #expect(try Self.refusal("{\"size\": [100 100]}").message.hasPrefix("JSON syntax: expected"))
+        #expect(try Self.refusal("{\"size\": [100, ]").message.contains("trailing comma"))
+        #expect(try Self.refusal("[,]").message == "JSON syntax: unexpected character ',', expected a value (column 2)")
+        #expect(!(try Self.refusal("{\"a\": }").message.contains("trailing comma")))
+    }
+
+    @Test("the touchable areas and parameters that are fine still load")
+    func stillValid() throws {
+        let scene = try SceneLoader.parse(
+            """
+            {"size": [400, 400], "regions": [
+              {"id": "a", "frame": [0, 0, 100, 100], "touchable": {"inset": 49.5},
+               "gestures": [{"type": "tap", "allowableMovement": 0}, {"type": "pinch", "allowableMovement": 20},
+                            {"type": "swipe", "minimumDistance": 0, "durationMs": 300}]},
+              {"id": "line", "frame": [0, 200, 0, 100], "touchable": {"outset": 8}}]}
+            """, file: "ok.json")
+        #expect(scene.regions[0].gestures[0].allowableMovement == 0)
+        #expect(scene.regions[0].gestures[1].allowableMovement == 20)
+    }
+}
