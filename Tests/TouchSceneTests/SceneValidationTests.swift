@@ -104,4 +104,81 @@ struct SceneValidationTests {
         #expect(scene.regions[0].gestures[0].allowableMovement == 0)
         #expect(scene.regions[0].gestures[1].allowableMovement == 20)
     }
+
+    @Test(
+        "relations name gestures that exist",
+        arguments: [
+            (
+                #"{"type": "tap", "requireToFail": ["nope"]}"#, "regions[0].gestures[1].requireToFail",
+                "'nope': region 'a' has no gesture 'nope' (has: drag, tap)"
+            ),
+            (
+                #"{"type": "tap", "requireToFail": ["b/tap"]}"#, "regions[0].gestures[1].requireToFail",
+                "'b/tap': no region 'b'"
+            ),
+            (
+                #"{"type": "tap", "requireToFail": ["c/drag"]}"#, "regions[0].gestures[1].requireToFail",
+                "'c/drag': region 'c' has no gesture 'drag' (has: swipe)"
+            ),
+            (
+                #"{"type": "tap", "requireToFail": ["tap"]}"#, "regions[0].gestures[1].requireToFail",
+                "a gesture cannot wait for itself"
+            ),
+            (
+                #"{"type": "tap", "requireToFail": [3]}"#, "regions[0].gestures[1].requireToFail",
+                "expected gesture names: \"name\" on this region or \"regionId/name\""
+            ),
+            (
+                #"{"type": "tap", "priority": "urgent"}"#, "regions[0].gestures[1].priority",
+                "expected \"high\" or \"normal\", found 'urgent'"
+            ),
+        ] as [(String, String, String)])
+    func badReferences(gesture: String, path: String, message: String) throws {
+        let json = """
+            {"size": [400, 400], "regions": [
+              {"id": "a", "frame": [0, 0, 100, 100], "gestures": ["drag",
+                \(gesture)]},
+              {"id": "c", "frame": [200, 0, 100, 100], "gestures": ["swipe"]}]}
+            """
+        let error = try Self.refusal(json)
+        #expect(error.line == 3)
+        #expect(error.path == path)
+        #expect(error.message == message)
+    }
+
+    @Test(
+        "sequences name two or more distinct gestures of the region, each in one sequence",
+        arguments: [
+            (#"[["tap"]]"#, "expected an array of two or more gesture names"),
+            (#"[["tap", "nope"]]"#, "names no gesture of this region (has: drag, long-press, tap)"),
+            (#"[["tap", "drag"], ["long-press", "drag"]]"#, "'drag' is already in a sequence"),
+            (#"[["tap", "tap"]]"#, "'tap' is already in a sequence"),
+        ] as [(String, String)])
+    func badSequences(sequenced: String, message: String) throws {
+        let json = """
+            {"size": [400, 400], "regions": [{"id": "a", "frame": [0, 0, 100, 100],
+              "gestures": ["tap", "drag", "long-press"],
+              "sequenced": \(sequenced)}]}
+            """
+        let error = try Self.refusal(json)
+        #expect(error.line == 3)
+        #expect(error.path.hasPrefix("regions[0].sequenced["))
+        #expect(error.message == message)
+    }
+
+    @Test("relations survive the scene's JSON form (the socket's get-scene and edits)")
+    func relationsRoundTrip() throws {
+        let scene = try SceneLoader.parse(
+            #"""
+            {"size": [400, 400], "regions": [
+              {"id": "card", "frame": [0, 0, 400, 400], "gestures": [{"type": "swipe", "priority": "high"}],
+               "children": [{"id": "b", "frame": [0, 0, 10, 10], "gestures": ["long-press",
+                 {"type": "drag", "requireToFail": ["card/swipe", "long-press"]}], "sequenced": [["long-press", "drag"]]}]}]}
+            """#, file: "r.json")
+        let again = try SceneLoader.parse(SceneEncoder.encode(scene), file: "encoded.json")
+        #expect(again == scene)
+        #expect(again.regions[0].gestures[0].highPriority)
+        #expect(again.regions[0].children[0].gestures[1].requireToFail == ["card/swipe", "long-press"])
+        #expect(again.regions[0].children[0].sequenced == [["long-press", "drag"]])
+    }
 }

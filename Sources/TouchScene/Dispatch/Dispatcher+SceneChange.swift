@@ -14,11 +14,12 @@ extension Dispatcher {
         for (node, members) in oldRecognizers.enumerated() {
             let oldRegion = oldIndex.nodes[node].region
             guard let newNode = index[oldRegion.id], newNode.region.gestures == oldRegion.gestures,
-                newNode.region.simultaneous == oldRegion.simultaneous
+                newNode.region.simultaneous == oldRegion.simultaneous, newNode.region.sequenced == oldRegion.sequenced
             else { continue }
             reused[oldRegion.id] = members.map { oldArena.recognizers[$0] }
         }
         arena = makeArena(reusing: reused)
+        linkRelations()
         var carried: [ObjectIdentifier: Int] = [:]
         for (position, recognizer) in arena.recognizers.enumerated() {
             carried[ObjectIdentifier(recognizer)] = position

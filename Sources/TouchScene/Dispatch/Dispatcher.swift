@@ -64,6 +64,7 @@ public final class Dispatcher {
         index = SceneIndex(scene: scene)
         arena = GestureArena()
         arena = makeArena(reusing: [:])
+        linkRelations()
     }
 
     /// Fingers currently down (and not cancelled).
