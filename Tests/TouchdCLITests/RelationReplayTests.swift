@@ -8,9 +8,8 @@ import TouchTestKit
 import TouchdCLI
 
 /// Gesture relations on real recordings, in device units (no axis stretched). What each file holds was tallied
-/// from its raw events by scripts/tally-touches.py, independent of touchd (downs, ups, times from the first down, largest
-/// distance from the down, first time beyond 10 units), noted at each test. A slot keeps its axis values across
-/// tracking ids, as the kernel does: a new touch whose x equals the last one's has no x event.
+/// from its raw events by scripts/tally-touches.py, independent of touchd (downs, ups, times from the first
+/// down, largest distance from the down, first time beyond 10 units), noted at each test.
 @Suite(
     "Relations on real recordings",
     .enabled(if: SharedRecordings.available, Comment(rawValue: SharedRecordings.skipMessage)))
