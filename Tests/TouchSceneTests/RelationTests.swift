@@ -273,3 +273,81 @@ struct RelationTests {
         #expect(gesture(h, "tap", .ended)?.time.microseconds == 350_000)
     }
 }
+
+/// The example in docs/scene.md's "Relations", with the outcomes the text claims.
+@Suite("The relations example of docs/scene.md")
+struct RelationDocExampleTests {
+    static let example = #"""
+        {"id": "card", "frame": [0, 0, 400, 400],
+         "gestures": [{"type": "tap", "name": "double-tap", "taps": 2}, {"type": "swipe", "priority": "high"}],
+         "children": [
+           {"id": "button", "frame": [100, 100, 100, 100],
+            "gestures": [{"type": "tap", "requireToFail": ["card/double-tap"]}, {"type": "long-press", "name": "press"},
+                         {"type": "drag", "name": "move"}],
+            "sequenced": [["press", "move"]]}]}
+        """#
+
+    func harness() -> DispatchHarness { DispatchHarness(#"{"size": [400, 400], "regions": ["# + Self.example + "]}") }
+
+    func gestures(_ h: DispatchHarness) -> [String] {
+        h.events.compactMap { event in
+            guard case .gesture(let region, let g) = event, g.event != .changed else { return nil }
+            return "\(g.name) \(g.event.rawValue) \(region) @\(g.time.microseconds / 1000)"
+        }
+    }
+
+    @Test("a tap on the button fires when the card's double-tap window has passed")
+    func tap() {
+        let h = harness()
+        h.send(.down, 1, 150, 150, at: 0)
+        h.send(.up, 1, 150, 150, at: 50)
+        h.advance(to: 2000)
+        #expect(gestures(h) == ["press pressing button @0", "press failed button @50", "tap ended button @350"])
+    }
+
+    @Test("two taps are the card's double tap only")
+    func doubleTap() {
+        let h = harness()
+        h.send(.down, 1, 150, 150, at: 0)
+        h.send(.up, 1, 150, 150, at: 50)
+        h.send(.down, 2, 152, 150, at: 150)
+        h.send(.up, 2, 152, 150, at: 200)
+        h.advance(to: 2000)
+        #expect(
+            gestures(h) == [
+                "press pressing button @0", "press failed button @50", "press pressing button @150",
+                "press failed button @200", "double-tap ended card @200",
+            ])
+    }
+
+    @Test("a flick across the button is the card's swipe and nothing of the button's")
+    func flick() {
+        let h = harness()
+        h.send(.down, 1, 110, 150, at: 0)
+        h.send(.move, 1, 150, 150, at: 50)
+        h.send(.move, 1, 190, 150, at: 100)
+        h.send(.up, 1, 190, 150, at: 120)
+        h.advance(to: 2000)
+        #expect(gestures(h) == ["press pressing button @0", "press failed button @50", "swipe ended card @120"])
+    }
+
+    @Test("a 500 ms press and then a drag: the move measures from where the press completed")
+    func pressThenMove() throws {
+        let h = harness()
+        h.send(.down, 1, 150, 150, at: 0)
+        h.send(.move, 1, 152, 150, at: 400)
+        h.send(.move, 1, 160, 150, at: 600)
+        h.send(.move, 1, 175, 150, at: 700)
+        h.send(.up, 1, 175, 150, at: 800)
+        h.advance(to: 2000)
+        #expect(
+            gestures(h) == [
+                "press pressing button @0", "press began button @500", "move began button @700",
+                "press ended button @800", "move ended button @800",
+            ])
+        let moved = h.events.compactMap { event -> Point? in
+            if case .gesture(_, let g) = event, g.name == "move", g.event == .ended { g.translation } else { nil }
+        }
+        #expect(moved == [Point(x: 23, y: 0)])
+    }
+}
