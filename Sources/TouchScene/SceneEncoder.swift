@@ -85,6 +85,19 @@ public enum SceneEncoder {
             writer.field("delayMs", intercept.delay.microseconds / 1000)
             writer.endObject()
         }
+        if let scroll = region.scroll {
+            writer.key("scroll")
+            writer.beginObject()
+            writer.beginArray("contentSize")
+            writer.element(scroll.contentWidth, decimals: 4)
+            writer.element(scroll.contentHeight, decimals: 4)
+            writer.endArray()
+            writer.beginArray("offset")
+            writer.element(scroll.offset.x, decimals: 4)
+            writer.element(scroll.offset.y, decimals: 4)
+            writer.endArray()
+            writer.endObject()
+        }
         if !region.gestures.isEmpty {
             writer.beginArray("gestures")
             for gesture in region.gestures { encode(gesture, into: &writer) }

@@ -94,6 +94,11 @@ public enum SceneLoader {
         if let intercept = reader.raw("intercept") {
             region.intercept = try decodeIntercept(intercept, path: reader.childPath("intercept"))
         }
+        if let scroll = reader.raw("scroll") {
+            region.scroll = try decodeScroll(scroll, frame: region.frame, path: reader.childPath("scroll"))
+            // A scroll container takes its descendants' fingers past the slop, as UIScrollView does.
+            if region.intercept == nil { region.intercept = InterceptPolicy() }
+        }
         var names: Set<String> = []
         for (index, gesture) in (try reader.array("gestures") ?? []).enumerated() {
             let spec = try decodeGesture(gesture, path: reader.childPath("gestures") + "[\(index)]")
@@ -223,6 +228,35 @@ public enum SceneLoader {
             policy.slop = slop
         }
         if let delay = try reader.integer("delayMs", in: 0...10_000) { policy.delay = .milliseconds(Int64(delay)) }
+        try reader.rejectUnknownKeys()
+        return policy
+    }
+
+    static func decodeScroll(_ value: JSONValue, frame: Rect, path: String) throws(JSONFieldError) -> ScrollPolicy {
+        var reader = try JSONObjectReader(value, path: path)
+        guard let sizeNode = reader.raw("contentSize") else {
+            throw reader.error(nil, "missing required key 'contentSize'")
+        }
+        guard let size = sizeNode.numbers, size.count == 2, size.allSatisfy({ $0.isFinite && $0 >= 0 }) else {
+            throw JSONFieldError(
+                line: sizeNode.line, path: reader.childPath("contentSize"),
+                message: "expected [width, height], neither negative")
+        }
+        var policy = ScrollPolicy(contentWidth: size[0], contentHeight: size[1])
+        if let offsetNode = reader.raw("offset") {
+            guard let offset = offsetNode.numbers, offset.count == 2, offset.allSatisfy(\.isFinite) else {
+                throw JSONFieldError(
+                    line: offsetNode.line, path: reader.childPath("offset"), message: "expected [x, y]")
+            }
+            let point = Point(x: offset[0], y: offset[1])
+            guard policy.clamped(point, frame: frame) == point else {
+                let limit = policy.clamped(Point(x: .infinity, y: .infinity), frame: frame)
+                throw JSONFieldError(
+                    line: offsetNode.line, path: reader.childPath("offset"),
+                    message: "outside the content: each of x and y must be within 0...\(limit.x) and 0...\(limit.y)")
+            }
+            policy.offset = point
+        }
         try reader.rejectUnknownKeys()
         return policy
     }

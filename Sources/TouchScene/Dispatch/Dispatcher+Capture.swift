@@ -55,6 +55,7 @@ extension Dispatcher {
             state.recognizers = recognizers(for: index.chain(from: target))
             state.container = index.chain(from: target).dropFirst().first { index.nodes[$0].region.intercept != nil }
             claimDrag(of: target, by: key, &state)
+            claimScroll(of: target, by: key, from: mapped.position)
         }
         if let container = state.container, let delay = index.nodes[container].region.intercept?.delay,
             delay.microseconds > 0
@@ -71,6 +72,7 @@ extension Dispatcher {
     /// Raw event, recognizers, drag-follow: everything the target hears of one finger event.
     func deliver(_ state: inout FingerState, _ mapped: MappedFingerEvent, key: FingerKey) {
         followDrag(state, mapped, key: key)
+        followScroll(state, mapped, key: key)
         if !state.silent { out.append(.touch(touchEvent(state, mapped, regionNode: state.target, in: index))) }
         state.lastLocation = mapped.position
         state.lastContact = mapped.event.contact
@@ -80,6 +82,7 @@ extension Dispatcher {
     func finish(_ state: FingerState, _ mapped: MappedFingerEvent, key: FingerKey) {
         if let target = state.target {
             releaseDrag(of: target, by: key)
+            releaseScroll(of: target, by: key)
             recordTap(on: target, state, mapped)
         }
         fingers[key] = nil

@@ -46,6 +46,7 @@ extension Dispatcher {
                 state.dead = true
                 // A dead finger drags nothing: the region (if it comes back) is free for the next finger.
                 dragDrivers = dragDrivers.filter { $0.value != key }
+                scrollDrivers = scrollDrivers.filter { $0.value.key != key }
                 state.recognizers = []
                 state.withheld = []
                 state.deliverAt = nil
@@ -71,6 +72,20 @@ extension Dispatcher {
         dragDrivers = Dictionary(
             uniqueKeysWithValues: dragDrivers.compactMap { node, key in
                 index.index(of: oldIndex.nodes[node].id).map { ($0, key) }
+            })
+        // A container that still scrolls keeps its finger, from the new scene's offset on.
+        scrollDrivers = Dictionary(
+            uniqueKeysWithValues: scrollDrivers.compactMap { node, drive in
+                index.index(of: oldIndex.nodes[node].id).flatMap { new in
+                    index.nodes[new].region.scroll.map { scroll in
+                        (
+                            new,
+                            ScrollDrive(
+                                key: drive.key, startOffset: scroll.offset,
+                                origin: fingers[drive.key]?.lastLocation ?? drive.origin)
+                        )
+                    }
+                }
             })
         tapHistory = Dictionary(
             uniqueKeysWithValues: tapHistory.compactMap { node, record in
