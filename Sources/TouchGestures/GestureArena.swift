@@ -47,9 +47,10 @@ public final class GestureArena {
     public func feed(_ sample: TouchSample, to members: [Int]) -> [Report] {
         var reports: [Report] = []
         for index in members {
-            if recognizers[index].after != nil && !recognizers[index].listens(to: sample) { continue }
+            let recognizer = recognizers[index]
+            if recognizer.after != nil && !recognizer.listens(to: sample) { continue }
             engage(index)
-            for event in recognizers[index].handle(sample) {
+            for event in recognizer.handle(sample) {
                 reports.append(Report(owner: owners[index], event: event))
             }
         }

@@ -19,13 +19,13 @@ public class Recognizer {
     public internal(set) var pending: GestureEvent?
     /// Recognizers that must fail before this one may begin or succeed. One that never saw any of this
     /// recognizer's fingers does not hold it back (it is not part of this touch, as in UIKit).
-    public var mustFail: [Recognizer] = []
+    public final var mustFail: [Recognizer] = []
     /// Sequencing (SwiftUI's `first.sequenced(before: second)`): the recognizer this one follows. It hears
     /// nothing until that one is recognized; then it starts from the fingers still down, or from the next down
     /// within `GestureDefaults.doubleTapInterval` when none is.
-    public var after: Recognizer?
+    public final var after: Recognizer?
     /// The recognizer that follows this one in a sequence.
-    public var next: Recognizer?
+    public final var next: Recognizer?
     /// Sequencing: armed by the predecessor's recognition, until this recognizer's sequence is over.
     public internal(set) var armed = false
     /// Sequencing: when armed with no finger down, the next down must come by then.

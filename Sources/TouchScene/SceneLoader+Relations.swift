@@ -55,15 +55,50 @@ extension SceneLoader {
         return chains
     }
 
-    /// Every `requireToFail` names an existing gesture other than itself.
+    /// Who waits for whom: `"regionId/name"` to the gestures it must see fail, and where each waiting is written.
+    struct WaitGraph {
+        var edges: [String: [String]] = [:]
+        var sites: [String: (line: Int, path: String)] = [:]
+    }
+
+    /// Every `requireToFail` names an existing gesture other than itself, and no gesture ends up waiting for
+    /// itself through others (requireToFail, high priority and a tap's wait for longer taps), which would hold
+    /// both back for good.
     static func checkRelations(_ regions: [Region], _ items: [JSONValue], path: String, in directory: GestureDirectory)
         throws(JSONFieldError)
     {
+        var graph = WaitGraph()
+        try checkRelations(regions, items, path: path, in: directory, highAbove: [], graph: &graph)
+        if let cycle = firstCycle(in: graph) {
+            let site = graph.sites[cycle[0]] ?? (line: 1, path: "")
+            throw JSONFieldError(
+                line: site.line, path: site.path,
+                message: "gestures wait for each other in a circle: " + cycle.joined(separator: " waits for ")
+                    + " waits for \(cycle[0])")
+        }
+    }
+
+    private static func checkRelations(
+        _ regions: [Region], _ items: [JSONValue], path: String, in directory: GestureDirectory, highAbove: [String],
+        graph: inout WaitGraph
+    ) throws(JSONFieldError) {
         for (index, (region, item)) in zip(regions, items).enumerated() {
             let regionPath = "\(path)[\(index)]"
-            for (gestureIndex, spec) in region.gestures.enumerated() where !spec.requireToFail.isEmpty {
-                let referencePath = "\(regionPath).gestures[\(gestureIndex)].requireToFail"
+            for (gestureIndex, spec) in region.gestures.enumerated() {
+                let key = "\(region.id)/\(spec.name)"
+                graph.edges[key, default: []] += highAbove
+                if spec.kind == .tap {
+                    for other in region.gestures
+                    where other.kind == .tap && other.fingers == spec.fingers && other.taps > spec.taps {
+                        graph.edges[key, default: []].append("\(region.id)/\(other.name)")
+                    }
+                }
+                let gesturePath = "\(regionPath).gestures[\(gestureIndex)]"
+                graph.sites[key] = (element(item["gestures"], gestureIndex)?.line ?? item.line, gesturePath)
+                guard !spec.requireToFail.isEmpty else { continue }
+                let referencePath = gesturePath + ".requireToFail"
                 let line = element(item["gestures"], gestureIndex)?["requireToFail"]?.line ?? item.line
+                graph.sites[key] = (line, referencePath)
                 for reference in spec.requireToFail {
                     let (target, name) = resolve(reference, from: region.id)
                     guard let names = directory.names[target] else {
@@ -80,12 +115,50 @@ extension SceneLoader {
                         throw JSONFieldError(
                             line: line, path: referencePath, message: "a gesture cannot wait for itself")
                     }
+                    graph.edges[key, default: []].append("\(target)/\(name)")
                 }
             }
             if let children = item["children"], case .array(let childItems, _) = children {
-                try checkRelations(region.children, childItems, path: "\(regionPath).children", in: directory)
+                let high = region.gestures.filter(\.highPriority).map { "\(region.id)/\($0.name)" }
+                try checkRelations(
+                    region.children, childItems, path: "\(regionPath).children", in: directory,
+                    highAbove: highAbove + high, graph: &graph)
             }
         }
+    }
+
+    /// A circle of waits, in order, or nil. Depth-first without recursion: a hostile scene may chain thousands.
+    static func firstCycle(in graph: WaitGraph) -> [String]? {
+        enum Mark { case active, done }
+        var marks: [String: Mark] = [:]
+        for start in graph.edges.keys.sorted() where marks[start] == nil {
+            var path: [String] = [start]
+            var next: [Int] = [0]
+            marks[start] = .active
+            while let node = path.last {
+                let targets = graph.edges[node] ?? []
+                let position = next[next.count - 1]
+                guard position < targets.count else {
+                    marks[node] = .done
+                    path.removeLast()
+                    next.removeLast()
+                    continue
+                }
+                next[next.count - 1] += 1
+                let target = targets[position]
+                switch marks[target] {
+                case .active?:
+                    return Array(path[path.firstIndex(of: target)!...])
+                case .done?:
+                    continue
+                case nil:
+                    marks[target] = .active
+                    path.append(target)
+                    next.append(0)
+                }
+            }
+        }
+        return nil
     }
 
     private static func element(_ array: JSONValue?, _ index: Int) -> JSONValue? {

@@ -182,3 +182,67 @@ struct SceneValidationTests {
         #expect(again.regions[0].children[0].sequenced == [["long-press", "drag"]])
     }
 }
+
+/// A gesture waiting for itself through others would hold every one of them back for good.
+@Suite("Scene validation: circles of waits")
+struct WaitCycleTests {
+    static func refusal(_ json: String) throws -> SceneError {
+        try #require(throws: SceneError.self) { try SceneLoader.parse(json, file: "scene.json") }
+    }
+
+    @Test("two gestures that require each other to fail are refused")
+    func mutual() throws {
+        let error = try Self.refusal(
+            """
+            {"size": [400, 400], "regions": [{"id": "a", "frame": [0, 0, 100, 100], "gestures": [
+              {"type": "drag", "requireToFail": ["long-press"]},
+              {"type": "long-press", "requireToFail": ["drag"]}]}]}
+            """)
+        #expect(error.line == 2)
+        #expect(error.path == "regions[0].gestures[0].requireToFail")
+        #expect(
+            error.message == "gestures wait for each other in a circle: a/drag waits for a/long-press waits for a/drag")
+    }
+
+    @Test("a high-priority parent gesture that requires its child's gesture to fail is refused")
+    func throughPriority() throws {
+        let error = try Self.refusal(
+            """
+            {"size": [400, 400], "regions": [{"id": "card", "frame": [0, 0, 100, 100],
+              "gestures": [{"type": "swipe", "priority": "high", "requireToFail": ["button/tap"]}],
+              "children": [{"id": "button", "frame": [0, 0, 10, 10], "gestures": ["tap"]}]}]}
+            """)
+        #expect(
+            error.message
+                == "gestures wait for each other in a circle: button/tap waits for card/swipe waits for button/tap")
+        #expect(error.path == "regions[0].children[0].gestures[0]")
+        #expect(error.line == 3)
+    }
+
+    @Test("a double tap that requires the single tap to fail closes a circle with the built-in wait")
+    func throughTheTapRule() throws {
+        let error = try Self.refusal(
+            """
+            {"size": [400, 400], "regions": [{"id": "a", "frame": [0, 0, 100, 100], "gestures": ["tap",
+              {"type": "tap", "name": "double", "taps": 2, "requireToFail": ["tap"]}]}]}
+            """)
+        #expect(
+            error.message == "gestures wait for each other in a circle: a/double waits for a/tap waits for a/double")
+    }
+
+    @Test("a long chain of waits without a circle loads, and closing it is found")
+    func longChain() throws {
+        let count = 3000
+        func regions(closing: Bool) -> String {
+            (0..<count).map { index in
+                let next = index + 1 < count ? "r\(index + 1)/tap" : (closing ? "r0/tap" : nil)
+                let wait = next.map { #", "requireToFail": [""# + $0 + #""]"# } ?? ""
+                return #"{"id": "r\#(index)", "frame": [0, 0, 1, 1], "gestures": [{"type": "tap"\#(wait)}]}"#
+            }.joined(separator: ",\n")
+        }
+        _ = try SceneLoader.parse(
+            #"{"size": [10, 10], "regions": ["# + regions(closing: false) + "]}", file: "chain.json")
+        let error = try Self.refusal(#"{"size": [10, 10], "regions": ["# + regions(closing: true) + "]}")
+        #expect(error.message.hasPrefix("gestures wait for each other in a circle: r0/tap waits for r1/tap"))
+    }
+}

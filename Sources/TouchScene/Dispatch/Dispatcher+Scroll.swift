@@ -18,8 +18,8 @@ extension Dispatcher {
         scrollDrivers[container] = ScrollDrive(key: key, startOffset: scroll.offset, origin: origin)
     }
 
-    func followScroll(_ state: FingerState, _ mapped: MappedFingerEvent, key: FingerKey) {
-        guard !scrollDrivers.isEmpty, mapped.event.phase == .move, let target = state.target,
+    @inline(never) func followScroll(_ state: FingerState, _ mapped: MappedFingerEvent, key: FingerKey) {
+        guard mapped.event.phase == .move, let target = state.target,
             let drive = scrollDrivers[target], drive.key == key, let scroll = index.nodes[target].region.scroll
         else { return }
         // Content moves with the finger: dragging up shows what is below, a larger offset.
