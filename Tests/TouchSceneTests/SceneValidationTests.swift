@@ -245,4 +245,19 @@ struct WaitCycleTests {
         let error = try Self.refusal(#"{"size": [10, 10], "regions": ["# + regions(closing: true) + "]}")
         #expect(error.message.hasPrefix("gestures wait for each other in a circle: r0/tap waits for r1/tap"))
     }
+
+    @Test("an edit that removes a region a relation names is refused, and the scene stays as it was")
+    func editRemovingANamedRegion() throws {
+        let scene = try SceneLoader.parse(
+            #"""
+            {"size": [400, 400], "regions": [
+              {"id": "card", "frame": [0, 0, 400, 400], "gestures": [{"type": "tap", "name": "double", "taps": 2}]},
+              {"id": "button", "frame": [0, 0, 10, 10], "gestures": [{"type": "tap", "requireToFail": ["card/double"]}]}]}
+            """#, file: "edit.json")
+        let error = try #require(throws: SceneEditor.EditError.self) {
+            try SceneEditor.removeRegion("card", from: scene)
+        }
+        #expect(error.description.contains("'card/double': no region 'card'"))
+        #expect(try SceneEditor.removeRegion("button", from: scene).regions.map(\.id) == ["card"])
+    }
 }

@@ -121,4 +121,31 @@ struct ScrollContainerTests {
         #expect(error.path == path)
         #expect(error.message == message)
     }
+
+    /// The client replaces the scene mid-scroll (its offset back at 0): the finger keeps scrolling, from there.
+    @Test("a scene change mid-scroll keeps the finger scrolling from the new scene's offset")
+    func sceneChangeMidScroll() {
+        let h = DispatchHarness(Self.scene)
+        h.send(.down, 1, 200, 290, at: 0)
+        h.send(.move, 1, 200, 250, at: 10)
+        h.replace(Self.scene, at: 20)
+        h.send(.move, 1, 200, 240, at: 30)
+        h.send(.up, 1, 200, 240, at: 40)
+        #expect(
+            h.log == [
+                "down 1 list", "scrolled list 0.0 40.0", "move 1 list", "scrolled list 0.0 10.0", "move 1 list",
+                "up 1 list",
+            ])
+    }
+
+    @Test("removing the container mid-scroll cancels the finger and nothing scrolls after")
+    func containerRemoved() {
+        let h = DispatchHarness(Self.scene)
+        h.send(.down, 1, 200, 290, at: 0)
+        h.send(.move, 1, 200, 250, at: 10)
+        h.replace(#"{"size": [400, 800], "regions": []}"#, at: 20)
+        h.send(.move, 1, 200, 200, at: 30)
+        h.send(.up, 1, 200, 200, at: 40)
+        #expect(h.log == ["down 1 list", "scrolled list 0.0 40.0", "move 1 list", "cancel 1 list"])
+    }
 }
