@@ -113,6 +113,29 @@ struct RelationTests {
             ])
     }
 
+    /// The card's drag waits for the button's swipe; a finger on the card outside the button never reaches the
+    /// swipe, so nothing holds the drag back (UIKit: a recognizer not part of the touch does not block).
+    @Test("requireToFail: a gesture that never hears the finger does not hold the waiter back")
+    func blockerThatNeverHears() {
+        let h = scene(
+            #"""
+            {"id": "card", "frame": [0, 0, 400, 400], "gestures": [{"type": "drag", "requireToFail": ["button/swipe"]}],
+             "children": [{"id": "button", "frame": [100, 100, 100, 100], "gestures": ["swipe"]}]}
+            """#)
+        h.send(.down, 1, 300, 300, at: 0)
+        h.send(.move, 1, 320, 300, at: 50)
+        h.send(.up, 1, 320, 300, at: 60)
+        #expect(h.log == ["down 1 card", "move 1 card", "drag began card", "up 1 card", "drag ended card"])
+        // On the button, the card's drag (bubbled) waits for the swipe; the finger lifts 30 units on, short of the
+        // swipe's 50: the swipe fails at the lift, and a drag whose fingers lifted while it waited never began.
+        h.clear()
+        h.send(.down, 2, 150, 150, at: 1000)
+        h.send(.move, 2, 180, 150, at: 1050)
+        #expect(h.log == ["down 2 button", "move 2 button"])
+        h.send(.up, 2, 180, 150, at: 1100)
+        #expect(h.log == ["down 2 button", "move 2 button", "up 2 button"])
+    }
+
     // MARK: priority
 
     static let listWithRow = #"""
