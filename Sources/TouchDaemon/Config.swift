@@ -107,14 +107,7 @@ public struct Config: Equatable, Sendable {
 }
 
 /// A configuration that cannot be used: `file:line: path: problem`.
-public struct ConfigError: Error, Equatable, Sendable, CustomStringConvertible {
-    public var file: String
-    public var line: Int
-    public var path: String
-    public var message: String
-
-    public var description: String { "\(file):\(line): \(path.isEmpty ? "(document)" : path): \(message)" }
-}
+public typealias ConfigError = JSONFileError
 
 public enum ConfigLoader {
     public static func load(path: String) throws(ConfigError) -> Config {

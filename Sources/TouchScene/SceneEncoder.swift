@@ -243,6 +243,42 @@ public enum SceneEditor {
         }
     }
 
+    /// Removes, in one edit, every region of `ids` still in the scene (with its children; one inside another
+    /// removed is not counted again). Returns the new scene and the ids removed, in the order of `ids`; nil when
+    /// none is there. One edit whatever the count: a closing client's thousand transient regions are not a
+    /// thousand re-encodings and validations of the whole scene.
+    public static func removeRegions(_ ids: [String], from scene: Scene) throws(EditError) -> (
+        scene: Scene, removed: [String]
+    )? {
+        let wanted = Set(ids)
+        var found: Set<String> = []
+        let edited = try edit(scene) { (regions: inout [JSONValue]) throws(EditError) in
+            removeRegions(wanted, in: &regions, found: &found)
+        }
+        guard !found.isEmpty else { return nil }
+        var seen: Set<String> = []
+        return (edited, ids.filter { found.contains($0) && seen.insert($0).inserted })
+    }
+
+    private static func removeRegions(_ ids: Set<String>, in regions: inout [JSONValue], found: inout Set<String>) {
+        regions.removeAll { region in
+            guard case .string(let id, _)? = region["id"], ids.contains(id) else { return false }
+            found.insert(id)
+            return true
+        }
+        for index in regions.indices {
+            guard case .object(var members, let line) = regions[index],
+                let childIndex = members.firstIndex(where: { $0.key == "children" }),
+                case .array(var children, let childLine) = members[childIndex].value
+            else { continue }
+            let before = found.count
+            removeRegions(ids, in: &children, found: &found)
+            guard found.count != before else { continue }
+            members[childIndex] = ("children", .array(children, line: childLine))
+            regions[index] = .object(members, line: line)
+        }
+    }
+
     private static func edit(_ scene: Scene, _ change: (inout [JSONValue]) throws(EditError) -> Void) throws(EditError)
         -> Scene
     {

@@ -129,9 +129,17 @@ struct FileError: Error, CustomStringConvertible {
     var description: String { "\(path): \(message)" }
 }
 
+/// Writes into `path` as a shell's `>` does: through a symlink to its target, into a device or FIFO
+/// (`/dev/stdout`), and a full disk is an error. (FileManager.createFile wrote a temporary file and renamed it over
+/// the path: it replaced a symlink, or, for root, `/dev/stdout` itself, with a regular file, and reported success
+/// on /dev/full.)
 func write(_ text: String, to path: String, what: String) throws(FileError) {
-    guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else {
-        throw FileError(path: path, message: "cannot write \(what)")
+    do {
+        let fd = try Posix.createFile(path)
+        defer { Posix.close(fd) }
+        try Posix.writeAll(fd, Array(text.utf8))
+    } catch {
+        throw FileError(path: path, message: "cannot write \(what): \(error)")
     }
 }
 

@@ -93,6 +93,25 @@ struct SceneReplayTests {
         #expect(counter.regions == ["play", "favourite", "knob", "photo", "menu", "background"])
     }
 
+    /// A scene may name a region with any JSON string, control characters too; XML 1.0 allows none of them but tab,
+    /// line feed and carriage return, so written raw they made the whole SVG unreadable.
+    @Test("the SVG stays well-formed XML when a region id holds control characters")
+    func svgControlCharacters() throws {
+        let script = EventScript(start: EventTime(microseconds: 5_000_000))
+        script.slot(0).trackingID(1).position(x: 1024, y: 2048).report()
+        script.trackingID(-1).report()
+        let recording = Recording(
+            format: .evemu, description: TestDevices.touchscreen, descriptionSource: .embedded, events: script.events)
+        var region = Region(id: "a\u{0}b\u{1}c\u{1B}[2J\u{7F}\td", frame: Rect(x: 0, y: 0, width: 1280, height: 800))
+        region.gestures = [GestureSpec(.tap)]
+        let scene = Scene(width: 1280, height: 800, regions: [region])
+        let svg = SVGRenderer.render(
+            scene: scene, events: try replay(recording, scene: scene, size: (1280, 800)).dispatched)
+        let parser = XMLParser(data: Data(svg.utf8))
+        #expect(parser.parse(), "\(parser.parserError.map { "\($0)" } ?? "")")
+        #expect(svg.contains("a\u{FFFD}b\u{FFFD}c\u{FFFD}[2J"))
+    }
+
     static let huge = Scene(width: 100_000, height: 100_000, regions: [])
 
     func wholeScreen(_ gestures: [GestureSpec], simultaneous: [[String]] = []) -> Scene {

@@ -129,7 +129,8 @@ public enum HTMLRenderer {
         const button = document.getElementById("play");
         const clock = document.getElementById("clock");
         const recent = document.getElementById("recent");
-        const areas = {};
+        // Keyed by region id: no prototype, or an id like "constructor" or "__proto__" finds Object's own.
+        const areas = Object.create(null);
         for (const shape of document.querySelectorAll(".touchable[data-region]")) {
           (areas[shape.dataset.region] = areas[shape.dataset.region] || []).push(shape);
         }
