@@ -17,8 +17,19 @@ public class Recognizer {
     public internal(set) var deadline: EventTime?
     /// Success held back until the recognizers in `mustFail` fail (a single tap waiting for a double tap).
     public internal(set) var pending: GestureEvent?
-    /// Recognizers that must fail before this one may succeed.
-    public var mustFail: [Recognizer] = []
+    /// Recognizers that must fail before this one may begin or succeed. One that never saw any of this
+    /// recognizer's fingers does not hold it back (it is not part of this touch, as in UIKit).
+    public final var mustFail: [Recognizer] = []
+    /// Sequencing (SwiftUI's `first.sequenced(before: second)`): the recognizer this one follows. It hears
+    /// nothing until that one is recognized; then it starts from the fingers still down, or from the next down
+    /// within `GestureDefaults.doubleTapInterval` when none is.
+    public final var after: Recognizer?
+    /// The recognizer that follows this one in a sequence.
+    public final var next: Recognizer?
+    /// Sequencing: armed by the predecessor's recognition, until this recognizer's sequence is over.
+    public internal(set) var armed = false
+    /// Sequencing: when armed with no finger down, the next down must come by then.
+    var armedUntil: EventTime?
     /// Whether this recognizer has reported anything in the current sequence (so a failure is worth reporting).
     var reported = false
     /// The last `began`/`changed` report of this sequence: a `cancelled` carries its measurements.
@@ -69,6 +80,8 @@ public class Recognizer {
             follow(sample)
             if listening { ended(sample) }
             fingers[sample.finger] = nil
+            // A begin held for others to fail whose fingers have all lifted never happened.
+            if fingers.isEmpty, pending?.event == .began { fail(at: sample.time) }
         case .cancel:
             fingers[sample.finger] = nil
             if !state.isFinished { cancel(at: sample.time) }
@@ -104,15 +117,78 @@ public class Recognizer {
         return takeOutbox()
     }
 
-    /// Releases a held success once every recognizer it waited for has failed.
+    /// Releases a held success (or begin) once every recognizer it waited for has failed. A released begin keeps
+    /// the measurements it was recognized with; the next movement reports the current ones.
     public func releasePending(at time: EventTime) -> [GestureEvent] {
         guard var event = pending else { return [] }
         pending = nil
         event.time = time
         outbox.append(event)
-        state = .ended
-        deadline = nil
+        reported = true
+        if event.event == .began {
+            state = .began
+            lastActive = event
+        } else {
+            state = .ended
+            deadline = nil
+        }
         return takeOutbox()
+    }
+
+    /// Whether this recognizer still holds `waiter` back: it shares a finger with it and may still succeed.
+    public func blocks(_ waiter: Recognizer) -> Bool {
+        (!state.isFinished || pending != nil) && !participants.isDisjoint(with: waiter.participants)
+    }
+
+    /// Whether this recognizer has succeeded (or begun) in the sequence it shares with `waiter`.
+    func overrules(_ waiter: Recognizer) -> Bool {
+        (state == .ended || state.isActive) && !participants.isDisjoint(with: waiter.participants)
+    }
+
+    /// Sequencing: the predecessor was recognized at `time`; starts from its fingers still down.
+    func arm(following first: Recognizer, at time: EventTime) -> [GestureEvent] {
+        armed = true
+        armedUntil = first.fingers.isEmpty ? time + GestureDefaults.doubleTapInterval : nil
+        var events: [GestureEvent] = []
+        for key in first.fingers.keys.sorted() {
+            guard let track = first.fingers[key] else { continue }
+            events += handle(TouchSample(finger: key, phase: .down, location: track.location, time: time))
+        }
+        return events
+    }
+
+    /// Sequencing: whether an armed recognizer takes this sample (its own fingers, or a new down in time); an
+    /// unarmed one takes nothing.
+    func listens(to sample: TouchSample) -> Bool {
+        guard armed else { return false }
+        if state.isFinished && fingers.isEmpty && !participants.isEmpty && pending == nil {
+            armed = false  // its sequence is over: wait for the predecessor again
+            return false
+        }
+        if sample.phase == .down {
+            if fingers.isEmpty, let until = armedUntil, sample.time > until {
+                armed = false
+                return false
+            }
+            armedUntil = nil
+            return true
+        }
+        return fingers[sample.finger] != nil
+    }
+
+    /// Whether `other` is before or after this recognizer in its sequence.
+    public func isSequenced(with other: Recognizer) -> Bool {
+        var link = after
+        while let earlier = link {
+            if earlier === other { return true }
+            link = earlier.after
+        }
+        link = next
+        while let later = link {
+            if later === other { return true }
+            link = later.next
+        }
+        return false
     }
 
     // MARK: For subclasses
@@ -136,7 +212,7 @@ public class Recognizer {
         case .failed: state = .failed
         case .pressing: break
         }
-        if kind == .ended && mustFail.contains(where: { !$0.state.isFinished || $0.pending != nil }) {
+        if (kind == .ended || kind == .began) && mustFail.contains(where: { $0.blocks(self) }) {
             // Hold it: the recognizers it waits for may still succeed. The success is final, so this
             // recognizer's own timer (a tap's hold limit) must not fire and fail it while it waits.
             state = .possible

@@ -85,6 +85,19 @@ public enum SceneEncoder {
             writer.field("delayMs", intercept.delay.microseconds / 1000)
             writer.endObject()
         }
+        if let scroll = region.scroll {
+            writer.key("scroll")
+            writer.beginObject()
+            writer.beginArray("contentSize")
+            writer.element(scroll.contentWidth, decimals: 4)
+            writer.element(scroll.contentHeight, decimals: 4)
+            writer.endArray()
+            writer.beginArray("offset")
+            writer.element(scroll.offset.x, decimals: 4)
+            writer.element(scroll.offset.y, decimals: 4)
+            writer.endArray()
+            writer.endObject()
+        }
         if !region.gestures.isEmpty {
             writer.beginArray("gestures")
             for gesture in region.gestures { encode(gesture, into: &writer) }
@@ -95,6 +108,15 @@ public enum SceneEncoder {
             for group in region.simultaneous {
                 writer.beginArray()
                 for name in group { writer.element(name) }
+                writer.endArray()
+            }
+            writer.endArray()
+        }
+        if !region.sequenced.isEmpty {
+            writer.beginArray("sequenced")
+            for chain in region.sequenced {
+                writer.beginArray()
+                for name in chain { writer.element(name) }
                 writer.endArray()
             }
             writer.endArray()
@@ -135,6 +157,12 @@ public enum SceneEncoder {
             }
             writer.endArray()
         }
+        if !spec.requireToFail.isEmpty {
+            writer.beginArray("requireToFail")
+            for reference in spec.requireToFail { writer.element(reference) }
+            writer.endArray()
+        }
+        if spec.highPriority { writer.field("priority", "high") }
         writer.endObject()
     }
 

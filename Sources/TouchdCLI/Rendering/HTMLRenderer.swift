@@ -43,7 +43,8 @@ public enum HTMLRenderer {
             switch event {
             case .touch(let touch): last = max(last, offset(touch.time))
             case .gesture(_, let gesture): last = max(last, offset(gesture.time))
-            case .regionMoved(_, _, let time), .frame(_, let time): last = max(last, offset(time))
+            case .regionMoved(_, _, let time), .regionScrolled(_, _, let time), .frame(_, let time):
+                last = max(last, offset(time))
             }
         }
         var writer = JSONWriter()
