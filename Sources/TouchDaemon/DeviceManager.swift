@@ -7,7 +7,8 @@ import TouchPosix
 /// ignore any device by name, node or vendor/product.
 final class DeviceManager {
     enum Change {
-        case opened(EvdevDevice, settings: CoordinateMapping.Settings, verdict: TouchscreenVerdict)
+        case opened(
+            EvdevDevice, settings: CoordinateMapping.Settings, filter: JitterFilter, verdict: TouchscreenVerdict)
         case removed(node: String)
     }
 
@@ -96,7 +97,9 @@ final class DeviceManager {
         logger.notice(
             "\(info.node) \"\(description.name)\": touchscreen (\(verdict.explanation))\(device.grabbed ? ", grabbed" : "")"
         )
-        onChange(.opened(device, settings: settings, verdict: verdict))
+        let filter = rule.filter ?? .standard
+        if filter != .standard { logger.info("\(info.node): jitter filter \(filter)") }
+        onChange(.opened(device, settings: settings, filter: filter, verdict: verdict))
     }
 }
 
