@@ -9,20 +9,23 @@ for the same stream on a real kernel. For each output it prints:
             stretch of at least STILL_MS in which the kernel's position stays within STILL_RADIUS of where the
             stretch began, the reported position sampled at each kernel frame (the last one reported by then),
             sqrt(var x + var y), averaged over stretches weighted by their frames;
+  wiggle    the reported position's path length per second over the same still stretches (device units/s): how
+            much a still finger's position visibly moves, which a slow drift barely adds to;
   lag       mean distance (device units) between the kernel's position and the reported one at kernel frames where
             the finger moves fast (its kernel position moved at least FAST_FRACTION of the device diagonal per
             second over the last FAST_WINDOW_MS);
   moves/s   move events per second of the recording (first to last finger event).
 
 Standard library only. Usage:
-  jitter_measure.py --label NAME --diagonal D OFF.ndjson [MODE=FILE.ndjson ...] [--libinput FILE.txt X_RANGE Y_RANGE]
+  jitter_measure.py --label NAME --diagonal D OFF.ndjson [MODE=FILE.ndjson ...] [--libinput FILE.txt]
 """
 import json
 import math
+import re
 import sys
 
 STILL_MS = 200
-STILL_FRACTION = 0.01  # of the diagonal: a still finger stays within 1 % of it
+STILL_FRACTION = 0.005  # of the diagonal: a still finger stays within 0.5 % of it
 FAST_FRACTION = 0.5  # of the diagonal per second
 FAST_WINDOW_MS = 50
 
@@ -46,38 +49,44 @@ def read_ndjson(path):
     return fingers, moves, (min(times), max(times)) if times else (0, 0)
 
 
-def read_libinput(path, x_range, y_range, reference):
-    """libinput debug-events: TOUCH_DOWN/MOTION/UP lines with +seconds and percent positions, turned into device
-    units as libinput scales them ((v - min) / (max - min + 1)), their times aligned on the first down of
-    `reference`. Touches are matched to touchd's fingers in order of their downs."""
+LIBINPUT_LINE = re.compile(
+    r"TOUCH_(DOWN|MOTION|UP|CANCEL)\s+\+([\d.]+)s\s+(\d+) \((\d+)\)"
+    r"(?:\s+(-?[\d.]+)/\s*(-?[\d.]+)\s+\((-?[\d.]+)/\s*(-?[\d.]+)mm\))?")
+
+
+def read_libinput(path, reference):
+    """libinput debug-events: TOUCH_DOWN/MOTION/UP lines with +seconds and positions. The devices measured declare
+    no resolution, so libinput takes 1 unit a millimetre and its mm column is device units from the axis minimum,
+    exactly (the percent column has two decimals only). Times are aligned on the first down of `reference`
+    (the tool prints the first event's offset as 4294967.295 s, an unsigned -1 µs: taken as 0). Touches are
+    matched to touchd's fingers in order of their downs."""
     touches = {}
     order = []
     moves = 0
     with open(path) as f:
         for line in f:
-            parts = line.split()
-            if len(parts) < 3 or not parts[1].startswith("TOUCH_"):
+            match = LIBINPUT_LINE.search(line)
+            if not match:
                 continue
-            kind = parts[1][6:].lower()
-            if kind not in ("down", "motion", "up", "cancel"):
-                continue
-            time_us = round(float(parts[2].lstrip("+").rstrip("s")) * 1e6)
-            seat_slot = parts[4].strip("()") if len(parts) > 4 else "0"
+            kind = match.group(1).lower()
+            seconds = float(match.group(2))
+            time_us = 0 if seconds > 4294967 else round(seconds * 1e6)
+            seat_slot = match.group(4)
             if kind == "down":
                 touches[seat_slot] = []
                 order.append(touches[seat_slot])
             if seat_slot not in touches:
                 continue
-            if kind in ("down", "motion"):
-                px, py = parts[5].split("/")
-                x = float(px) / 100 * x_range
-                y = float(py) / 100 * y_range
+            if match.group(7) is not None:
+                x, y = float(match.group(7)), float(match.group(8))
             else:
                 last = touches[seat_slot][-1] if touches[seat_slot] else (0, 0, 0)
                 x, y = last[1], last[2]
             if kind == "motion":
                 moves += 1
             touches[seat_slot].append((time_us, x, y, None, None, "move" if kind == "motion" else kind))
+            if kind in ("up", "cancel"):
+                del touches[seat_slot]
     ref_downs = sorted((events[0][0], finger) for finger, events in reference.items())
     if not order or not ref_downs:
         return {}, moves, (0, 0)
@@ -140,6 +149,8 @@ def still_stretches(rows, radius):
 def measure(per_finger, diagonal):
     jitter_sum = 0.0
     jitter_n = 0
+    path = 0.0
+    still_seconds = 0.0
     lag_sum = 0.0
     lag_n = 0
     for rows in per_finger.values():
@@ -151,6 +162,8 @@ def measure(per_finger, diagonal):
             var = sum((x - mx) ** 2 for x in xs) / len(xs) + sum((y - my) ** 2 for y in ys) / len(ys)
             jitter_sum += math.sqrt(var) * len(stretch)
             jitter_n += len(stretch)
+            path += sum(math.hypot(b[3] - a[3], b[4] - a[4]) for a, b in zip(stretch, stretch[1:]))
+            still_seconds += (stretch[-1][0] - stretch[0][0]) / 1e6
         start = 0
         for i, row in enumerate(rows):
             while rows[start][0] < row[0] - FAST_WINDOW_MS * 1000:
@@ -164,7 +177,8 @@ def measure(per_finger, diagonal):
                 lag_n += 1
     jitter = jitter_sum / jitter_n if jitter_n else float("nan")
     lag = lag_sum / lag_n if lag_n else float("nan")
-    return jitter, jitter_n, lag, lag_n
+    wiggle = path / still_seconds if still_seconds else float("nan")
+    return jitter, jitter_n, wiggle, lag, lag_n
 
 
 def main(argv):
@@ -181,8 +195,8 @@ def main(argv):
             diagonal = float(argv[i + 1])
             i += 2
         elif argv[i] == "--libinput":
-            libinput = (argv[i + 1], float(argv[i + 2]), float(argv[i + 3]))
-            i += 4
+            libinput = argv[i + 1]
+            i += 2
         else:
             name, _, path = argv[i].rpartition("=")
             outputs.append((name or "none", path))
@@ -197,11 +211,11 @@ def main(argv):
         fingers, moves, _ = read_ndjson(path)
         rows.append((name, measure(samples(reference, fingers), diagonal), moves))
     if libinput:
-        fingers, moves, _ = read_libinput(libinput[0], libinput[1], libinput[2], reference)
+        fingers, moves, _ = read_libinput(libinput, reference)
         rows.append(("libinput", measure(samples_libinput(reference, fingers), diagonal), moves))
-    for name, (jitter, jitter_n, lag, lag_n), moves in rows:
-        print(f"{label:<12} {name:<9} jitter {jitter:8.2f} ({jitter_n:4d} still frames)  "
-              f"lag {lag:8.2f} ({lag_n:4d} fast frames)  moves/s {moves / seconds:7.1f}")
+    for name, (jitter, jitter_n, wiggle, lag, lag_n), moves in rows:
+        print(f"{label:<10} {name:<9} jitter {jitter:6.2f} wiggle {wiggle:7.1f}/s ({jitter_n:4d} still frames)  "
+              f"lag {lag:6.2f} ({lag_n:4d} fast frames)  moves/s {moves / seconds:6.1f}")
     return 0
 
 

@@ -7,8 +7,10 @@ import TouchPosix
 /// ignore any device by name, node or vendor/product.
 final class DeviceManager {
     enum Change {
+        /// `description` is the device's, with the axis fuzz libinput's udev rule moved out of the kernel put back.
         case opened(
-            EvdevDevice, settings: CoordinateMapping.Settings, filter: JitterFilter, verdict: TouchscreenVerdict)
+            EvdevDevice, description: DeviceDescription, settings: CoordinateMapping.Settings, filter: JitterFilter,
+            verdict: TouchscreenVerdict)
         case removed(node: String)
     }
 
@@ -99,7 +101,8 @@ final class DeviceManager {
         )
         let filter = rule.filter ?? .standard
         if filter != .standard { logger.info("\(info.node): jitter filter \(filter)") }
-        onChange(.opened(device, settings: settings, filter: filter, verdict: verdict))
+        let restored = description.restoringFuzz(fromUdev: info.properties)
+        onChange(.opened(device, description: restored, settings: settings, filter: filter, verdict: verdict))
     }
 }
 

@@ -30,7 +30,7 @@ public enum ReplayCommand {
             "filter-params", "LIST",
             help: "the filter's parameters as name=number,...: fuzz takes fuzz (device units, default each axis's "
                 + "own, or range/250); one-euro takes minCutoff (Hz, default 1), beta (Hz per device unit/s, default "
-                + "0.05), dCutoff (Hz, default 1)"),
+                + "0.2), dCutoff (Hz, default 5)"),
         .flag("quiet", short: "q", help: "no summary on stderr"),
     ])
 

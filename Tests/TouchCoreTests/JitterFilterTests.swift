@@ -195,6 +195,24 @@ struct JitterFilterTests {
         #expect(pipeline.filter.trackedFingers == 1)
     }
 
+    /// What 90-libinput-fuzz-override.rules leaves on a touchscreen: kernel fuzz 0, the declared fuzz in
+    /// LIBINPUT_FUZZ_35/36 (hex codes of ABS_MT_POSITION_X/Y) and LIBINPUT_FUZZ_00/01 (ABS_X/Y).
+    @Test("the fuzz libinput's udev rule moved out of the kernel is put back; bad or needless properties are ignored")
+    func udevFuzz() {
+        let properties = [
+            "LIBINPUT_FUZZ_35": "75", "LIBINPUT_FUZZ_36": "78", "LIBINPUT_FUZZ_00": "x", "LIBINPUT_FUZZ_01": "-4",
+            "LIBINPUT_FUZZ_2f": "9",
+        ]
+        let restored = TestDevices.touchscreen.restoringFuzz(fromUdev: properties)
+        #expect(restored.absInfo[AbsCode.mtPositionX]?.fuzz == 75)
+        #expect(restored.absInfo[AbsCode.mtPositionY]?.fuzz == 78)
+        #expect(restored.absInfo[AbsCode.x]?.fuzz == 0 && restored.absInfo[AbsCode.y]?.fuzz == 0)
+        #expect(restored.absInfo[AbsCode.mtSlot]?.fuzz == 9)  // any axis: harmless, only x and y are filtered
+        #expect(FuzzHysteresis(device: restored) == FuzzHysteresis(marginX: 37.5, marginY: 39))
+        // A kernel fuzz that is still set wins: the rule did not run, and the kernel's is the device's.
+        #expect(Self.fuzzy.restoringFuzz(fromUdev: properties).absInfo[AbsCode.mtPositionX]?.fuzz == 16)
+    }
+
     @Test("filter names and parameters: what is accepted, and each refusal says why")
     func parsing() throws {
         #expect(try JitterFilter.make(name: "off", parameters: []) == .off)
@@ -202,7 +220,7 @@ struct JitterFilterTests {
         let params = try JitterFilter.parseParameters("minCutoff=0.5, beta=0.01")
         #expect(
             try JitterFilter.make(name: "one-euro", parameters: params)
-                == .oneEuro(OneEuroParameters(minCutoff: 0.5, beta: 0.01, derivativeCutoff: 1)))
+                == .oneEuro(OneEuroParameters(minCutoff: 0.5, beta: 0.01, derivativeCutoff: 5)))
         #expect(throws: JitterFilter.ParseError.unknownFilter("kalman")) {
             try JitterFilter.make(name: "kalman", parameters: [])
         }

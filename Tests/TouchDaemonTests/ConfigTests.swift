@@ -35,7 +35,7 @@ struct ConfigTests {
         )
         #expect(
             config.rules(name: "N-Trig", node: "/dev/input/event5", vendor: 0, product: 0).filter
-                == .oneEuro(OneEuroParameters(minCutoff: 1, beta: 0.02, derivativeCutoff: 1)))
+                == .oneEuro(OneEuroParameters(minCutoff: 1, beta: 0.02, derivativeCutoff: 5)))
         let none = try ConfigLoader.parse(Array("{\"devices\": [{\"grab\": true}]}".utf8), file: "c.json")
         #expect(none.rules(name: "x", node: "/dev/input/event1", vendor: 0, product: 0).filter == nil)
     }

@@ -95,7 +95,7 @@ struct JitterReplayTests {
         #expect(badParams.stderr.contains("'beta' is not a parameter of the fuzz filter (it takes fuzz)"))
         let oneEuro = try runTouchd(["replay", demo, "--filter", "one-euro", "--filter-params", "minCutoff=2,beta=0"])
         #expect(oneEuro.status == 0)
-        #expect(oneEuro.stderr.contains("jitter filter: one-euro (minCutoff 2.0 Hz, beta 0.0, dCutoff 1.0 Hz)"))
+        #expect(oneEuro.stderr.contains("jitter filter: one-euro (minCutoff 2.0 Hz, beta 0.0, dCutoff 5.0 Hz)"))
         let standard = try runTouchd(["replay", demo])
         #expect(standard.stderr.contains("jitter filter: fuzz, margins 8.0 x 8.0 device units"))
         let off = try runTouchd(["replay", demo, "--filter", "off"])

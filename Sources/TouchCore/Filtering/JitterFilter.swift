@@ -46,7 +46,7 @@ public struct OneEuroParameters: Equatable, Sendable {
     public var derivativeCutoff: Double
 
     /// Defaults chosen on the shared recordings (docs/decoding.md, "Jitter: measured").
-    public static let standard = OneEuroParameters(minCutoff: 1.0, beta: 0.05, derivativeCutoff: 1.0)
+    public static let standard = OneEuroParameters(minCutoff: 1.0, beta: 0.2, derivativeCutoff: 5.0)
 
     public init(minCutoff: Double, beta: Double, derivativeCutoff: Double) {
         self.minCutoff = minCutoff
