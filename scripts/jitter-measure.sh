@@ -52,6 +52,19 @@ measure long-hold "$MTB/two_finger_long_hold.evemu"
 [ $LIVE = 1 ] || exit 0
 VMRUN=${VMRUN:-$(pwd)/../shared/vm/vmrun.sh}
 [ -f "$VMRUN" ] || { echo "jitter-measure: $VMRUN not found: the libinput column is not measured"; exit 0; }
+# Debian's evemu-tools (evemu-device, -play, -record) and libinput-tools (debug-events, the udev rule's helpers).
+missing=()
+for package in evemu-tools libinput-tools; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "ok installed" || missing+=("$package")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    sudo_cmd=(); [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+    export DEBIAN_FRONTEND=noninteractive
+    "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null 2>&1 || {
+        "${sudo_cmd[@]}" apt-get update -qq >/dev/null
+        "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    }
+fi
 mkdir -p "$WORK/live"
 cp "$R/evemu/ntrig-xt2.device" "$R/evemu/ntrig-xt2-4-tap.event" "$R/evemu/wetab.prop" "$R/evemu/wetab.event" \
     "$R/xorg-integration-tests/touchscreens/n4.desc" "$R/xorg-integration-tests/touchscreens/n4.events" "$WORK/live/"
