@@ -57,6 +57,8 @@ public struct Config: Equatable, Sendable {
         public var invertY: Bool?
         public var calibration: CalibrationMatrix?
         public var grab: Bool?
+        /// The jitter filter for the device's finger positions (docs/decoding.md, "Jitter").
+        public var filter: JitterFilter?
 
         public init() {}
     }
@@ -101,6 +103,7 @@ public struct Config: Equatable, Sendable {
             merged.invertY = rule.invertY ?? merged.invertY
             merged.calibration = rule.calibration ?? merged.calibration
             merged.grab = rule.grab ?? merged.grab
+            merged.filter = rule.filter ?? merged.filter
         }
         return merged
     }
@@ -226,8 +229,58 @@ public enum ConfigLoader {
             rule.calibration = CalibrationMatrix(numbers[0], numbers[1], numbers[2], numbers[3], numbers[4], numbers[5])
         }
         rule.grab = try fields.bool("grab")
+        if let filter = fields.raw("filter") {
+            rule.filter = try jitterFilter(filter, path: fields.childPath("filter"))
+        }
         try fields.rejectUnknownKeys()
         return rule
+    }
+
+    /// `"filter": "fuzz"`, or an object with the filter's `type` and its parameters:
+    /// `{"type": "one-euro", "minCutoff": 1, "beta": 0.05, "dCutoff": 1}`, `{"type": "fuzz", "fuzz": 12}`.
+    static func jitterFilter(_ value: JSONValue, path: String) throws(JSONFieldError) -> JitterFilter {
+        var fields: JSONObjectReader?
+        let name: String
+        if case .string(let text, _) = value {
+            name = text
+        } else {
+            var object = try JSONObjectReader(value, path: path)
+            name = try object.requiredString("type")
+            fields = object
+        }
+        guard JitterFilter.names.contains(name) else {
+            let error = JitterFilter.ParseError.unknownFilter(name).description
+            throw fields?.error("type", error) ?? JSONFieldError(line: value.line, path: path, message: error)
+        }
+        guard var fields else { return try filter(name, [], at: value, path: path) }
+        let allowed = JitterFilter.parameterNames(for: name)
+        var parameters: [(name: String, value: Double)] = []
+        for key in allowed {
+            if let number = try fields.number(key) { parameters.append((key, number)) }
+        }
+        do {
+            try fields.rejectUnknownKeys()
+        } catch {
+            throw JSONFieldError(
+                line: error.line, path: error.path,
+                message: error.message + " (the \(name) filter takes \(allowed.joined(separator: ", ")))")
+        }
+        do {
+            return try JitterFilter.make(name: name, parameters: parameters)
+        } catch {
+            guard case .badValue(let parameter, let problem) = error else { throw fields.error(nil, error.description) }
+            throw fields.error(parameter, problem)
+        }
+    }
+
+    private static func filter(
+        _ name: String, _ parameters: [(name: String, value: Double)], at value: JSONValue, path: String
+    ) throws(JSONFieldError) -> JitterFilter {
+        do {
+            return try JitterFilter.make(name: name, parameters: parameters)
+        } catch {
+            throw JSONFieldError(line: value.line, path: path, message: error.description)
+        }
     }
 
     private static func hex16(_ reader: inout JSONObjectReader, _ key: String) throws(JSONFieldError) -> UInt16? {

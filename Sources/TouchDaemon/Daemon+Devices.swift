@@ -23,8 +23,8 @@ struct LiveDevice {
 extension Daemon {
     func deviceChanged(_ change: DeviceManager.Change) {
         switch change {
-        case .opened(let device, let settings, _):
-            addDevice(device, settings: settings)
+        case .opened(let device, let description, let settings, let filter, _):
+            addDevice(device, description: description, settings: settings, filter: filter)
         case .removed(let node):
             if let id = sources.first(where: { $0.value.node == node })?.key {
                 removeDevice(id, reason: "unplugged")
@@ -33,9 +33,13 @@ extension Daemon {
         pump()
     }
 
-    func addDevice(_ device: EvdevDevice, settings: CoordinateMapping.Settings) {
+    func addDevice(
+        _ device: EvdevDevice, description: DeviceDescription, settings: CoordinateMapping.Settings,
+        filter: JitterFilter
+    ) {
         let name = URL(fileURLWithPath: device.node).lastPathComponent
-        let spec = DeviceSpec(key: .named(name), node: device.node, description: device.description, mapping: settings)
+        let spec = DeviceSpec(
+            key: .named(name), node: device.node, description: description, mapping: settings, filter: filter)
         guard let id = engine.addDevice(spec, at: now) else { return }
         do {
             let token = try loop.register(device.fd, for: .readable) { [unowned self] _ in readDevice(id) }

@@ -7,7 +7,10 @@ import TouchPosix
 /// ignore any device by name, node or vendor/product.
 final class DeviceManager {
     enum Change {
-        case opened(EvdevDevice, settings: CoordinateMapping.Settings, verdict: TouchscreenVerdict)
+        /// `description` is the device's, with the axis fuzz libinput's udev rule moved out of the kernel put back.
+        case opened(
+            EvdevDevice, description: DeviceDescription, settings: CoordinateMapping.Settings, filter: JitterFilter,
+            verdict: TouchscreenVerdict)
         case removed(node: String)
     }
 
@@ -96,7 +99,10 @@ final class DeviceManager {
         logger.notice(
             "\(info.node) \"\(description.name)\": touchscreen (\(verdict.explanation))\(device.grabbed ? ", grabbed" : "")"
         )
-        onChange(.opened(device, settings: settings, verdict: verdict))
+        let filter = rule.filter ?? .standard
+        if filter != .standard { logger.info("\(info.node): jitter filter \(filter)") }
+        let restored = description.restoringFuzz(fromUdev: info.properties)
+        onChange(.opened(device, description: restored, settings: settings, filter: filter, verdict: verdict))
     }
 }
 

@@ -26,7 +26,7 @@ final class DeviceState {
         decoderOptions.firstFingerID = UInt32(tag.index) << 24 + 1
         pipeline = TouchPipeline(
             decoder: TouchDecoder(description: spec.description, options: decoderOptions),
-            mapping: try CoordinateMapping(device: spec.description, settings: settings))
+            mapping: try CoordinateMapping(device: spec.description, settings: settings), filter: spec.filter)
     }
 
     /// Follows a new scene size; the decoder and its live fingers stay.
@@ -77,6 +77,16 @@ extension Engine {
 
     /// The decoder of a device, for its diagnostics and live fingers.
     public func decoder(of device: DeviceHandle) -> TouchDecoder? { devices[device.index]?.pipeline.decoder }
+
+    /// The decoder's counts for a device, with the moves its jitter filter suppressed.
+    public func diagnostics(of device: DeviceHandle) -> DecoderDiagnostics? {
+        devices[device.index]?.pipeline.diagnostics
+    }
+
+    /// A device's jitter filter, with the margins it uses.
+    public func positionFilter(of device: DeviceHandle) -> FingerPositionFilter? {
+        devices[device.index]?.pipeline.filter
+    }
 
     /// Runs a batch of the device's events through its pipeline and the dispatcher and queues the results for
     /// clients. A gesture timer due by an event's time fires before that event, so the order of the output

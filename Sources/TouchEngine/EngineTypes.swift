@@ -76,15 +76,19 @@ public struct DeviceSpec: Sendable {
     /// The output size is the scene's, and follows it when the scene changes (a live device: the scene is the
     /// screen). Off: `mapping` is used as it is (`touchd replay`, whose --size may differ from the scene's).
     public var mapsToScene: Bool
+    /// The jitter filter for its finger positions (docs/decoding.md, "Jitter"); libinput's hysteresis by default.
+    public var filter: JitterFilter
 
     public init(
         key: Key, node: String, description: DeviceDescription,
-        mapping: CoordinateMapping.Settings = CoordinateMapping.Settings(), mapsToScene: Bool = true
+        mapping: CoordinateMapping.Settings = CoordinateMapping.Settings(), mapsToScene: Bool = true,
+        filter: JitterFilter = .standard
     ) {
         self.key = key
         self.node = node
         self.description = description
         self.mapping = mapping
         self.mapsToScene = mapsToScene
+        self.filter = filter
     }
 }

@@ -32,6 +32,7 @@ struct HTMLReplayTests {
         settings.scene = scene
         settings.mapping.outputSize = (1280, 800)
         settings.collectDispatched = true
+        settings.filter = .off  // the page's positions are checked against the kernel's exactly
         let summary = try ReplayDriver(recording: recording, settings: settings).run { _ in }
         return HTMLRenderer.render(scene: scene, events: summary.dispatched, start: summary.firstTime!)
     }

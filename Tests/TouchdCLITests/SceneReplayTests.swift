@@ -15,8 +15,13 @@ import TouchdCLI
 struct SceneReplayTests {
     static let root = SharedRecordings.repositoryRoot
 
-    func replay(_ recording: Recording, scene: Scene, size: (Double, Double)?) throws -> ReplaySummary {
+    /// Through the jitter filter given: the answers below are the files' own positions, so `off` unless a test is
+    /// about what the filter does to a gesture.
+    func replay(
+        _ recording: Recording, scene: Scene, size: (Double, Double)?, filter: JitterFilter = .off
+    ) throws -> ReplaySummary {
         var settings = ReplayDriver.Settings()
+        settings.filter = filter
         settings.scene = scene
         settings.mapping.outputSize = size
         settings.collectDispatched = true
@@ -52,6 +57,13 @@ struct SceneReplayTests {
         #expect(moves.last?.0 == "knob")
         let knobX = try #require(moves.last?.1.x)
         #expect(abs(knobX - (30 + 375)) < 1e-9)  // 1200 device units → 375 output units
+        // Through the default filter the knob ends at most the hysteresis margin behind: 8 device units (4095/250
+        // = 16, halved) of 0.3125 output units each, so within 2.5 of where the kernel's positions put it.
+        let filtered = try replay(recording, scene: scene, size: (1280, 800), filter: .standard)
+        #expect(filtered.gesturesEnded == summary.gesturesEnded)
+        let filteredKnobX = try #require(
+            filtered.dispatched.compactMap { if case .regionMoved(_, let frame, _) = $0 { frame.x } else { nil } }.last)
+        #expect(abs(filteredKnobX - knobX) <= 2.5 && filteredKnobX != knobX)
         let press = try #require(gestures(summary).first { $0.kind == .longPress })
         #expect(
             press.time
