@@ -40,6 +40,7 @@ struct RelationReplayTests {
         settings.scene = try SceneLoader.parse(
             #"{"size": [100000, 100000], "regions": ["# + regions + "]}", file: "relations.json")
         settings.mapping.outputSize = nil
+        settings.filter = .off  // the expected outcomes come from the raw events, unfiltered
         settings.collectDispatched = true
         let summary = try ReplayDriver(recording: recording, settings: settings).run { _ in }
         let firstDown = try #require(

@@ -33,6 +33,7 @@ struct ScrollReplayTests {
                 + scroll + "}]}",
             file: "scroll.json")
         settings.mapping.outputSize = nil
+        settings.filter = .off  // the finger's travel is counted on the raw events, unfiltered
         settings.collectDispatched = true
         let summary = try ReplayDriver(recording: recording, settings: settings).run { _ in }
         return summary.dispatched.compactMap { if case .regionScrolled(_, let offset, _) = $0 { offset } else { nil } }
