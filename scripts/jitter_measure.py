@@ -110,8 +110,8 @@ def held(reported, t):
 
 def samples(reference, reported):
     """Per finger, per kernel frame: (t, raw x, raw y, reported x, reported y), the reported position in the
-    reference's units (touchd writes x = device x - axis minimum; the down is never filtered, so its offset is
-    raw - reported)."""
+    reference's units (touchd writes x = device x - axis minimum, libinput's touches are device units from the axis
+    minimum too; the down is never filtered, so its offset is raw - reported)."""
     result = {}
     for finger, ref in reference.items():
         rep = reported.get(finger)
@@ -212,32 +212,11 @@ def main(argv):
         rows.append((name, measure(samples(reference, fingers), diagonal), moves))
     if libinput:
         fingers, moves, _ = read_libinput(libinput, reference)
-        rows.append(("libinput", measure(samples_libinput(reference, fingers), diagonal), moves))
+        rows.append(("libinput", measure(samples(reference, fingers), diagonal), moves))
     for name, (jitter, jitter_n, wiggle, lag, lag_n), moves in rows:
         print(f"{label:<10} {name:<9} jitter {jitter:6.2f} wiggle {wiggle:7.1f}/s ({jitter_n:4d} still frames)  "
               f"lag {lag:6.2f} ({lag_n:4d} fast frames)  moves/s {moves / seconds:6.1f}")
     return 0
-
-
-def samples_libinput(reference, fingers):
-    """As `samples`, for libinput's touches: positions are already device units from the axis minimum."""
-    result = {}
-    for finger, ref in reference.items():
-        rep = fingers.get(finger)
-        if not rep:
-            continue
-        ox = ref[0][3] - ref[0][1]
-        oy = ref[0][4] - ref[0][2]
-        rows = []
-        j = 0
-        position = (rep[0][1], rep[0][2])
-        for (t, _, _, rx, ry, _) in ref:
-            while j < len(rep) and rep[j][0] <= t:
-                position = (rep[j][1], rep[j][2])
-                j += 1
-            rows.append((t, rx, ry, position[0] + ox, position[1] + oy))
-        result[finger] = rows
-    return result
 
 
 if __name__ == "__main__":
