@@ -195,12 +195,15 @@ final class Peer {
         }
     }
 
-    /// What `docs/protocol.md` promises: any JSON string, or an integer that fits 64 bits, comes back as written;
-    /// anything else (or a line that is not JSON) gets a reply with no id.
+    /// What `docs/protocol.md` promises: any JSON string (valid UTF-8, as JSON text must be), or an integer that fits
+    /// 64 bits, comes back as written; anything else (or a line that is not JSON) gets a reply with no id.
     static func expectedID(of line: [UInt8]) -> ExpectedID {
         guard let parsed = try? JSONParser.parse(line, keepingSourceOf: "id") else { return .none }
         switch parsed.value["id"] {
         case .string(let text, _)?:
+            // The parser reads bytes that are not UTF-8 as U+FFFD; the engine refuses such an id (bad-request, no id),
+            // since it could not come back as written.
+            if let source = parsed.source, String(validating: source, as: UTF8.self) == nil { return .none }
             return .string(Array(text.utf8))
         case .number?:
             guard let source = parsed.source, let integer = integerText(source) else { return .none }
