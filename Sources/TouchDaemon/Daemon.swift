@@ -189,6 +189,8 @@ public final class Daemon {
                     guard let connection = connections.removeValue(forKey: id) else { continue }
                     loop.deregister(connection.token)
                     connection.close(after: finalBytes)
+                case .emit(let device, let frame):
+                    emit(frame, to: device)
                 }
             }
         }

@@ -12,6 +12,9 @@ final class DeviceState {
     /// Maps to the scene's size, and follows it when the scene changes.
     let followsScene: Bool
     var pipeline: TouchPipeline
+    /// The virtual touchscreen's encoder, for a device added with one; `forwards` says so without reading it.
+    var forwarder: TouchForwarder?
+    let forwards: Bool
 
     init(tag: DeviceTag, spec: DeviceSpec, sceneSize: (Double, Double)) throws(CoordinateMapping.Error) {
         self.tag = tag
@@ -19,6 +22,8 @@ final class DeviceState {
         description = spec.description
         mappingSettings = spec.mapping
         followsScene = spec.mapsToScene
+        forwarder = spec.virtualTouchscreen.map(TouchForwarder.init(description:))
+        forwards = forwarder != nil
         var settings = spec.mapping
         if followsScene { settings.outputSize = sceneSize }
         // Finger ids unique across devices: each device counts in its own range (2^24 touches each).
@@ -141,6 +146,7 @@ extension Engine {
                 observer(.decoded(output, device: device.tag, liveFingers: liveFingers))
             }
             if settings.dispatches { dispatcher.handle(output, device: device.tag, into: &dispatchBuffer) }
+            if device.forwards { forwardToVirtualTouchscreen(output, from: device) }
         }
         pipelineBuffer.removeAll(keepingCapacity: true)
     }

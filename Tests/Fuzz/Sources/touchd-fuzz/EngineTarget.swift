@@ -627,6 +627,8 @@ struct EngineRun {
                     write(live(id, "flush"))
                 case .close(let id, let finalBytes):
                     live(id, "close").close(finalBytes: finalBytes)
+                case .emit:
+                    break
                 }
             }
         }
