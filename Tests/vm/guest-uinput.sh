@@ -1,0 +1,90 @@
+#!/bin/sh
+# Runs INSIDE the vmrun.sh guest (--udev): the virtual touchscreen (forwardUnclaimed, issue 14 part 2).
+#  A. The Nexus 4 recording is played on an evemu device that touchd grabs, with a scene claiming the left edge
+#     (raw x < 400). `libinput debug-events` reads touchd's virtual touchscreen and `touchctl monitor` the socket;
+#     the host (Tests/vm/uinput-check.py) compares both with the recording's own fingers. udev must tag the
+#     virtual device ID_INPUT_TOUCHSCREEN=1, and nobody else may read the grabbed real device.
+#  B. SYN_DROPPED for real (touchd stopped while the recording, cut with fingers down, plays), then unplug: the
+#     virtual touchscreen holds the fingers touchd holds unassigned after the resync, lifts them all before it
+#     goes, and goes with the real device.
+set -u
+D=/touchd
+W=${VMRUN_OUT:-/tmp}
+NAME="touch_dev"
+VNAME="touch_dev (touchd)"
+SOCK=/tmp/touchd.sock
+fail=0
+check() { if eval "$2"; then echo "PASS: $1"; else echo "FAIL: $1"; fail=1; fi; }
+wait_for() { i=0; while ! eval "$1" && [ $i -lt "$2" ]; do sleep 0.1; i=$((i+1)); done; eval "$1"; }
+find_node() { for n in /sys/class/input/event*; do [ "$(cat "$n/device/name" 2>/dev/null)" = "$1" ] && echo /dev/input/${n##*/}; done; }
+# libinput's touches still down: downs minus ups and cancels, per libinput slot.
+libinput_live() { awk '/TOUCH_DOWN/ { n++ } /TOUCH_UP|TOUCH_CANCEL/ { n-- } END { print n + 0 }' "$1"; }
+# touchd's unassigned fingers still down, from an NDJSON stream.
+unassigned_live() { awk -F'"finger":' '/"type":"(down|up|cancel)"/ && /"region":null/ { split($2, a, ","); t = $0; sub(/.*"type":"/, "", t); sub(/".*/, "", t); if (t == "down") l[a[1]] = 1; else delete l[a[1]] } END { n = 0; for (k in l) n++; print n }' "$1"; }
+
+evemu-device $D/n4.desc > $W/device.out 2>&1 &
+DEVICE=$!
+wait_for '[ -n "$(find_node "$NAME")" ]' 100
+NODE=$(find_node "$NAME")
+udevadm settle --timeout=10
+touchd run --socket $SOCK --config /vm/uinput/config.json --scene /vm/uinput/scene.json --log-level debug \
+    2> $W/daemon.log &
+TOUCHD=$!
+wait_for "[ -S $SOCK ]" 100
+wait_for '[ -n "$(find_node "$VNAME")" ]' 100
+VNODE=$(find_node "$VNAME")
+check "touchd made the virtual touchscreen '$VNAME' ($VNODE) and grabbed $NODE" \
+    "[ -n \"$VNODE\" ] && grep -q \"$NODE .*grabbed, unclaimed fingers to $VNODE\" $W/daemon.log"
+udevadm settle --timeout=10
+udevadm info --query=property --name="$VNODE" > $W/virtual-udev.txt
+check "udev tags the virtual device ID_INPUT_TOUCHSCREEN=1" "grep -qx 'ID_INPUT_TOUCHSCREEN=1' $W/virtual-udev.txt"
+SYS=/sys/class/input/${VNODE##*/}/device
+check "it has INPUT_PROP_DIRECT" "[ \"\$(cat $SYS/properties)\" = 2 ]"
+check "it is not read by touchd itself" "grep -q \"$VNODE .*touchd's own virtual touchscreen\" $W/daemon.log"
+cat $SYS/capabilities/abs $SYS/capabilities/key > $W/virtual-capabilities.txt
+touchctl --socket $SOCK monitor --raw --events touch,device > $W/client.ndjson 2>&1 &
+CLIENT=$!
+libinput-debug-events --device "$VNODE" > $W/libinput.txt 2> $W/libinput.err &
+LIBINPUT=$!
+# A second reader of the real device: touchd grabbed it, so it must see nothing.
+evemu-record "$NODE" > $W/real-record.txt 2>&1 &
+RECORD=$!
+sleep 2
+
+# A. The whole recording.
+evemu-play "$NODE" < $D/n4.events
+sleep 1.5
+check "libinput read the virtual touchscreen as a device" "grep -q DEVICE_ADDED $W/libinput.txt"
+check "the grabbed real device showed no event to another reader" "! grep -q '^E:' $W/real-record.txt"
+kill $RECORD 2>/dev/null
+wc -l < $W/libinput.txt > $W/libinput.phase-a
+wc -l < $W/client.ndjson > $W/client.phase-a
+check "no finger left down on the virtual touchscreen after the recording" "[ \$(libinput_live $W/libinput.txt) = 0 ]"
+
+# B. SYN_DROPPED: touchd stopped while the cut recording plays (past the kernel's per-client buffer).
+evemu-play "$NODE" < $D/n4-cut.events &
+PLAY=$!
+sleep 0.8
+kill -STOP $TOUCHD
+wait $PLAY
+kill -CONT $TOUCHD
+sleep 1.5
+check "the kernel dropped events and touchd resynchronised" "grep -q 'SYN_DROPPED' $W/daemon.log"
+HELD=$(unassigned_live $W/client.ndjson)
+VIRTUAL=$(libinput_live $W/libinput.txt)
+echo "== after the resync: touchd holds $HELD unassigned finger(s), the virtual touchscreen $VIRTUAL"
+check "the virtual touchscreen holds exactly touchd's unassigned fingers ($VIRTUAL = $HELD)" "[ $VIRTUAL = $HELD ]"
+# Unplug with those fingers down.
+kill $DEVICE; wait $DEVICE 2>/dev/null
+wait_for '[ -z "$(find_node "$VNAME")" ]' 100
+check "removing the real device removed the virtual one" "[ -z \"\$(find_node \"$VNAME\")\" ]"
+wait_for "grep -q DEVICE_REMOVED $W/libinput.txt" 50
+sed '/DEVICE_REMOVED/,$d' $W/libinput.txt > $W/libinput.before-removal
+check "every virtual finger was lifted before the device went ($HELD held)" \
+    "[ \$(libinput_live $W/libinput.before-removal) = 0 ] && [ \$(grep -c TOUCH_UP $W/libinput.txt) -gt 0 ]"
+check "the daemon kept running throughout" "kill -0 $TOUCHD"
+kill $TOUCHD $CLIENT $LIBINPUT 2>/dev/null
+wait $TOUCHD 2>/dev/null
+head -n 5 $W/libinput.err
+echo "---- daemon log"; grep -v '^<7>' $W/daemon.log | head -20
+exit $fail
