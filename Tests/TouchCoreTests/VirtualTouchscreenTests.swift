@@ -60,7 +60,8 @@ struct VirtualTouchscreenTests {
 
     @Test("tracking ids count up to 65535 and wrap to 0")
     func trackingIDsWrap() throws {
-        var forwarder = TouchForwarder(description: try #require(VirtualTouchscreen.description(for: TestDevices.touchscreen)))
+        var forwarder = TouchForwarder(
+            description: try #require(VirtualTouchscreen.description(for: TestDevices.touchscreen)))
         var last: [InputEvent] = []
         for id in UInt32(1)...65_537 {
             forwarder.begin(Self.finger(id, .down))
@@ -75,7 +76,8 @@ struct VirtualTouchscreenTests {
 
     @Test("no free slot: the finger is not forwarded, counted, and its later events are ignored")
     func slotsRunOut() throws {
-        var forwarder = TouchForwarder(description: try #require(VirtualTouchscreen.description(for: TestDevices.singleTouch)))
+        var forwarder = TouchForwarder(
+            description: try #require(VirtualTouchscreen.description(for: TestDevices.singleTouch)))
         #expect(forwarder.begin(Self.finger(1, .down)))
         #expect(!forwarder.begin(Self.finger(2, .down, x: 99)))
         #expect(forwarder.unforwarded == 1)
@@ -87,7 +89,8 @@ struct VirtualTouchscreenTests {
 
     @Test("a frame that changed nothing is nothing; liftAll with no finger down is nothing")
     func emptyFrames() throws {
-        var forwarder = TouchForwarder(description: try #require(VirtualTouchscreen.description(for: TestDevices.touchscreen)))
+        var forwarder = TouchForwarder(
+            description: try #require(VirtualTouchscreen.description(for: TestDevices.touchscreen)))
         #expect(forwarder.endFrame(at: .zero) == nil)
         #expect(forwarder.liftAll(at: .zero) == nil)
         forwarder.follow(Self.finger(7, .move))  // never forwarded
