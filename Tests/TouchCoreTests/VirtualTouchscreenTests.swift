@@ -60,12 +60,13 @@ struct VirtualTouchscreenTests {
 
     @Test("tracking ids count up to 65535 and wrap to 0")
     func trackingIDsWrap() throws {
-        var forwarder = TouchForwarder(
-            description: try #require(VirtualTouchscreen.description(for: TestDevices.touchscreen)))
+        let description = try #require(VirtualTouchscreen.description(for: TestDevices.touchscreen))
+        var forwarder = TouchForwarder(description: description)
         var last: [InputEvent] = []
         for id in UInt32(1)...65_537 {
             forwarder.begin(Self.finger(id, .down))
-            last = try #require(forwarder.endFrame(at: .zero))
+            let frame = forwarder.endFrame(at: .zero)
+            last = try #require(frame)
             forwarder.follow(Self.finger(id, .up))
             _ = forwarder.endFrame(at: .zero)
         }
@@ -76,30 +77,36 @@ struct VirtualTouchscreenTests {
 
     @Test("no free slot: the finger is not forwarded, counted, and its later events are ignored")
     func slotsRunOut() throws {
-        var forwarder = TouchForwarder(
-            description: try #require(VirtualTouchscreen.description(for: TestDevices.singleTouch)))
-        #expect(forwarder.begin(Self.finger(1, .down)))
-        #expect(!forwarder.begin(Self.finger(2, .down, x: 99)))
+        let description = try #require(VirtualTouchscreen.description(for: TestDevices.singleTouch))
+        var forwarder = TouchForwarder(description: description)
+        let first = forwarder.begin(Self.finger(1, .down))
+        let second = forwarder.begin(Self.finger(2, .down, x: 99))
+        #expect(first && !second)
         #expect(forwarder.unforwarded == 1)
         forwarder.follow(Self.finger(2, .move, x: 100))
-        let frame = try #require(forwarder.endFrame(at: .zero))
+        let ended = forwarder.endFrame(at: .zero)
+        let frame = try #require(ended)
         #expect(!frame.contains { $0.value == 99 || $0.value == 100 })
         #expect(forwarder.isForwarding(FingerID(1)) && !forwarder.isForwarding(FingerID(2)))
     }
 
     @Test("a frame that changed nothing is nothing; liftAll with no finger down is nothing")
     func emptyFrames() throws {
-        var forwarder = TouchForwarder(
-            description: try #require(VirtualTouchscreen.description(for: TestDevices.touchscreen)))
-        #expect(forwarder.endFrame(at: .zero) == nil)
-        #expect(forwarder.liftAll(at: .zero) == nil)
+        let description = try #require(VirtualTouchscreen.description(for: TestDevices.touchscreen))
+        var forwarder = TouchForwarder(description: description)
+        let nothing = forwarder.endFrame(at: .zero)
+        let noLift = forwarder.liftAll(at: .zero)
+        #expect(nothing == nil && noLift == nil)
         forwarder.follow(Self.finger(7, .move))  // never forwarded
-        #expect(forwarder.endFrame(at: .zero) == nil)
+        let unforwarded = forwarder.endFrame(at: .zero)
+        #expect(unforwarded == nil)
         forwarder.begin(Self.finger(7, .down))
         _ = forwarder.endFrame(at: .zero)
         forwarder.follow(Self.finger(7, .move))  // same place: nothing changed
-        #expect(forwarder.endFrame(at: .zero) == nil)
-        let lift = try #require(forwarder.liftAll(at: .zero))
+        let unchanged = forwarder.endFrame(at: .zero)
+        #expect(unchanged == nil)
+        let lifted = forwarder.liftAll(at: .zero)
+        let lift = try #require(lifted)
         #expect(lift.map(\.value) == [-1, 0, 0])  // tracking id -1, BTN_TOUCH 0, SYN_REPORT
     }
 }
