@@ -2,7 +2,9 @@
 # Runs touchd on a real Linux kernel with uinput (../shared/vm/vmrun.sh, qemu), touchscreens created and driven
 # by Debian's evemu-tools: the daemon once without and once with udevd (Tests/vm/guest-daemon.sh), then the
 # deployment: udev rule, list-devices, sd_notify and socket activation, record and replay round trip
-# (Tests/vm/guest-deploy.sh), then faults: a real SYN_DROPPED, unplug mid-touch and replug (Tests/vm/guest-faults.sh).
+# (Tests/vm/guest-deploy.sh), then faults: a real SYN_DROPPED, unplug mid-touch and replug (Tests/vm/guest-faults.sh),
+# then the virtual touchscreen of forwardUnclaimed read by libinput (Tests/vm/guest-uinput.sh; judged against the
+# recording on the host by Tests/vm/uinput-check.py).
 # Skips, saying so, where the VM harness is absent (a user's checkout).
 # VM_GUESTS="deploy faults" runs only those guests.
 set -euo pipefail
