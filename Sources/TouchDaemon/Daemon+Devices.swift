@@ -68,6 +68,7 @@ extension Daemon {
         engine.removeDevice(id, reason: reason, at: now)
         pump()
         sources[id] = nil
+        failedVirtualWrites.remove(id)
         loop.deregister(source.token)
         devices?.forget(source.node)
     }
@@ -78,7 +79,9 @@ extension Daemon {
         do {
             try virtual.write(frame)
         } catch {
-            logger.warning("\(error)")
+            if failedVirtualWrites.insert(id).inserted {
+                logger.warning("\(error); the compositor may miss fingers (logged once for this device)")
+            }
         }
     }
 }
