@@ -49,7 +49,7 @@ cut=$(awk -v t="$total" 'NR > t * 0.55 && / 0000 0000 0000$/ { print NR; exit }'
 head -n "$cut" "$N4/n4.events" > "$FAULTS/n4-cut.events"
 # The uinput guest (issue 14 part 2): the whole Nexus 4 recording, and the same cut for SYN_DROPPED and unplug.
 UINPUT=$(mktemp -d /tmp/touchd-uinput.XXXXXX)
-cp "$N4/n4.desc" "$N4/n4.events" "$FAULTS/n4-cut.events" "$UINPUT/"
+cp "$N4/n4.desc" "$N4/n4.events" "$FAULTS/n4-cut.events" systemd/60-touchd.rules "$UINPUT/"
 # The uinput guest's part A is judged here, against the recording (Tests/vm/uinput-check.py); its lines join the
 # guest's, so the closing count includes them.
 uinput_check() {
@@ -76,7 +76,7 @@ for mode in ${VM_GUESTS:-plain udev deploy faults uinput}; do
     elif [ "$mode" = uinput ]; then
         script=/vm/guest-uinput.sh
         files=(-f "$UINPUT:/touchd" -b /usr/libexec/libinput/libinput-debug-events -b evemu-record
-            -f /usr/share/libinput:/usr/share/libinput)
+            -f /usr/share/libinput:/usr/share/libinput -f /usr/bin/setpriv:/opt/setpriv)
     fi
     echo "---- real kernel, $mode"
     if bash "$VMRUN" -q -t 300 -o "$OUT/$mode" "${extra[@]}" \

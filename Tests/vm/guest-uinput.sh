@@ -1,5 +1,6 @@
 #!/bin/sh
-# Runs INSIDE the vmrun.sh guest (--udev): the virtual touchscreen (forwardUnclaimed, issue 14 part 2).
+# Runs INSIDE the vmrun.sh guest (--udev): the virtual touchscreen (forwardUnclaimed, issue 14 part 2), with the
+# deployment's rights: /dev/uinput given to touchd-uinput by the shipped udev rule, touchd not root.
 #  A. The Nexus 4 recording is played on an evemu device that touchd grabs, with a scene claiming the left edge
 #     (raw x < 400). `libinput debug-events` reads touchd's virtual touchscreen and `touchctl monitor` the socket;
 #     the host (Tests/vm/uinput-check.py) compares both with the recording's own fingers. udev must tag the
@@ -7,6 +8,7 @@
 #  B. SYN_DROPPED for real (touchd stopped while the recording, cut with fingers down, plays), then unplug: the
 #     virtual touchscreen holds the fingers touchd holds unassigned after the resync, lifts them all before it
 #     goes, and goes with the real device.
+#  C. /dev/uinput closed to touchd: a new device is read shared, as without the option, and the failure logged.
 set -u
 D=/touchd
 W=${VMRUN_OUT:-/tmp}
@@ -22,15 +24,36 @@ libinput_live() { awk '/TOUCH_DOWN/ { n++ } /TOUCH_UP|TOUCH_CANCEL/ { n-- } END 
 # touchd's unassigned fingers still down, from an NDJSON stream.
 unassigned_live() { awk -F'"finger":' '/"type":"(down|up|cancel)"/ && /"region":null/ { split($2, a, ","); t = $0; sub(/.*"type":"/, "", t); sub(/".*/, "", t); if (t == "down") l[a[1]] = 1; else delete l[a[1]] } END { n = 0; for (k in l) n++; print n }' "$1"; }
 
+# The deployment's rights: the shipped udev rule gives /dev/uinput to the group touchd-uinput, and touchd runs as
+# a user in input and touchd-uinput only, as the unit's DynamicUser with SupplementaryGroups= does. vmrun.sh starts
+# udevd with --resolve-names=never (no group names in rules at all): it is restarted here to resolve them, as a
+# system's udevd does. The initramfs root is 0700: opened up so that a user other than root can run anything.
+chmod 755 /
+echo 'touchdd:x:61200:61200:touchd daemon:/:/bin/sh' >> /etc/passwd
+echo 'touchdd:x:61200:' >> /etc/group
+echo 'touchd-uinput:x:990:touchdd' >> /etc/group
+sed -i 's/^input:x:101:$/input:x:101:touchdd/' /etc/group
+cp $D/60-touchd.rules /etc/udev/rules.d/60-touchd.rules
+udevadm control --exit
+/usr/lib/systemd/systemd-udevd --daemon --resolve-names=early
+udevadm trigger --action=add --subsystem-match=misc --sysname-match=uinput
+udevadm settle --timeout=10
+check "the shipped rule gives /dev/uinput to touchd-uinput, 0660" "[ \"\$(stat -c '%G %a' /dev/uinput)\" = 'touchd-uinput 660' ]"
+
 evemu-device $D/n4.desc > $W/device.out 2>&1 &
 DEVICE=$!
 wait_for '[ -n "$(find_node "$NAME")" ]' 100
 NODE=$(find_node "$NAME")
 udevadm settle --timeout=10
-touchd run --socket $SOCK --config /vm/uinput/config.json --scene /vm/uinput/scene.json --log-level debug \
+# util-linux's setpriv (busybox's cannot change ids) execs touchd: $! is touchd's pid.
+/opt/setpriv --reuid 61200 --regid 61200 --init-groups \
+    touchd run --socket $SOCK --config /vm/uinput/config.json --scene /vm/uinput/scene.json --log-level debug \
     2> $W/daemon.log &
 TOUCHD=$!
 wait_for "[ -S $SOCK ]" 100
+grep -E '^(Uid|Groups)' /proc/$TOUCHD/status > $W/daemon-identity.txt
+check "touchd runs as touchdd (61200) in the groups input and touchd-uinput only" \
+    "grep -q '^Uid:.61200' $W/daemon-identity.txt && [ \"\$(grep '^Groups' $W/daemon-identity.txt | tr -s ' \t' ' ')\" = 'Groups: 101 990 61200 ' ]"
 wait_for '[ -n "$(find_node "$VNAME")" ]' 100
 VNODE=$(find_node "$VNAME")
 check "touchd made the virtual touchscreen '$VNAME' ($VNODE) and grabbed $NODE" \
@@ -83,6 +106,25 @@ wait_for "grep -q DEVICE_REMOVED $W/libinput.txt" 50
 sed '/DEVICE_REMOVED/,$d' $W/libinput.txt > $W/libinput.before-removal
 check "every virtual finger was lifted before the device went ($HELD held)" \
     "[ \$(libinput_live $W/libinput.before-removal) = 0 ] && [ \$(grep -c TOUCH_UP $W/libinput.txt) -gt 0 ]"
+
+# C. No access to /dev/uinput: a device plugged now is read shared (not grabbed), and the failure is logged.
+chmod 600 /dev/uinput
+evemu-device $D/n4.desc > $W/device2.out 2>&1 &
+DEVICE=$!
+wait_for '[ -n "$(find_node "$NAME")" ]' 100
+NODE=$(find_node "$NAME")
+wait_for "grep -q 'cannot create its virtual touchscreen' $W/daemon.log" 100
+check "without /dev/uinput access the failure is logged and the device read shared" \
+    "grep -q \"$NODE: cannot create its virtual touchscreen: .*ermission denied.*; reading it shared\" $W/daemon.log && grep -q \"$NODE .*touchscreen (pinned by the configuration)\$\" $W/daemon.log"
+evemu-record "$NODE" > $W/real-record2.txt 2>&1 &
+RECORD=$!
+sleep 0.5
+evemu-play "$NODE" < $D/n4-cut.events
+sleep 0.5
+kill $RECORD 2>/dev/null
+check "another reader gets the shared device's events, and no virtual device appeared" \
+    "grep -q '^E:' $W/real-record2.txt && [ -z \"\$(find_node \"$VNAME\")\" ]"
+kill $DEVICE; wait $DEVICE 2>/dev/null
 check "the daemon kept running throughout" "kill -0 $TOUCHD"
 kill $TOUCHD $CLIENT $LIBINPUT 2>/dev/null
 wait $TOUCHD 2>/dev/null
