@@ -684,7 +684,9 @@ struct EngineRun {
         require(engine.deviceCount == liveHandles.count, "the engine has \(engine.deviceCount) devices")
         for (device, model) in virtualScreens {
             let counted = engine.virtualFingerCount(of: device)
-            require(counted == model.liveFingers, "virtual fingers: the engine counts \(counted), frames leave \(model.liveFingers)")
+            require(
+                counted == model.liveFingers,
+                "virtual fingers: the engine counts \(counted), frames leave \(model.liveFingers)")
         }
         // "The connection closes once that is delivered" (Engine.inputEnded): a socket that takes everything has.
         for peer in order where !peer.closed {
@@ -698,7 +700,9 @@ struct EngineRun {
         engine.shutdown(at: clock)
         pump()
         for (device, model) in virtualScreens {
-            require(model.liveFingers == 0, "device \(device.index): \(model.liveFingers) virtual fingers after the shutdown")
+            require(
+                model.liveFingers == 0,
+                "device \(device.index): \(model.liveFingers) virtual fingers after the shutdown")
         }
         for peer in order {
             require(peer.closed, "client \(peer.id) was not closed by the shutdown")
