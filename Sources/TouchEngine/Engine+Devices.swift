@@ -15,6 +15,8 @@ final class DeviceState {
     /// The virtual touchscreen's encoder, for a device added with one; `forwards` says so without reading it.
     var forwarder: TouchForwarder?
     let forwards: Bool
+    /// Fingers that found no free slot on the virtual touchscreen: logged at most once a second.
+    var unforwardedLog = LogThrottle()
 
     init(tag: DeviceTag, spec: DeviceSpec, sceneSize: (Double, Double)) throws(CoordinateMapping.Error) {
         self.tag = tag

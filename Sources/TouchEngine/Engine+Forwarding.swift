@@ -12,7 +12,13 @@ extension Engine {
             if event.phase == .down {
                 let claimed = settings.dispatches && dispatcher.claims(event.finger, device: device.tag)
                 if !claimed, device.forwarder?.begin(event) == false {
-                    log(.warning, "\(device.tag.name): no free slot on the virtual touchscreen; finger not forwarded")
+                    let (shouldLog, heldBack) = device.unforwardedLog.admit(at: event.time.microseconds)
+                    if shouldLog {
+                        let more = heldBack > 0 ? " (and \(heldBack) more since the last report)" : ""
+                        log(
+                            .warning,
+                            "\(device.tag.name): no free slot on the virtual touchscreen; finger not forwarded\(more)")
+                    }
                 }
             } else {
                 device.forwarder?.follow(event)

@@ -183,6 +183,29 @@ struct VirtualTouchscreenTests {
         #expect(frames(harness).last == "3:57:-1 1:330:0 0:0:0")
     }
 
+    @Test("protocol A with 12 contacts: 10 virtual slots, the other 2 not forwarded and logged once")
+    func protocolAOverflow() throws {
+        let harness = EngineHarness(scene: Fixtures.scene(Self.sceneJSON))
+        let real = TestDevices.contactReporter
+        let spec = DeviceSpec(
+            key: .named("event5"), node: "/dev/input/event5", description: real,
+            virtualTouchscreen: VirtualTouchscreen.description(for: real))
+        let device = try harness.addDevice(spec)
+        let script = EventScript()
+        // Twelve contacts in one frame, all on no region (the scene's middle: x 2400...6000 of 9600).
+        for index in 0..<12 { script.position(x: 3000 + Int32(index) * 200, y: 3600).contactReport() }
+        script.report()
+        script.contactReport().report()  // all lift
+        harness.feed(script, from: device)
+        let frames = harness.emitted.map(\.frame)
+        #expect(frames.count == 2)
+        let ids = frames[0].filter { $0.code == AbsCode.mtTrackingID }.map(\.value)
+        #expect(ids == Array(0...9))
+        #expect(frames[1].filter { $0.code == AbsCode.mtTrackingID }.map(\.value) == Array(repeating: -1, count: 10))
+        #expect(harness.logged("no free slot on the virtual touchscreen").count == 1)
+        #expect(harness.engine.virtualFingerCount(of: device) == 0)
+    }
+
     @Test("without the option, nothing is emitted")
     func offByDefault() throws {
         let (harness, device, _) = try setUp(forwarding: false)
