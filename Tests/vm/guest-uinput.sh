@@ -9,6 +9,7 @@
 #     virtual touchscreen holds the fingers touchd holds unassigned after the resync, lifts them all before it
 #     goes, and goes with the real device.
 #  C. /dev/uinput closed to touchd: a new device is read shared, as without the option, and the failure logged.
+#  D. touchd stops with fingers down: the virtual touchscreen lifts them, then goes; the real device is released.
 set -u
 D=/touchd
 W=${VMRUN_OUT:-/tmp}
@@ -126,8 +127,37 @@ check "another reader gets the shared device's events, and no virtual device app
     "grep -q '^E:' $W/real-record2.txt && [ -z \"\$(find_node \"$VNAME\")\" ]"
 kill $DEVICE; wait $DEVICE 2>/dev/null
 check "the daemon kept running throughout" "kill -0 $TOUCHD"
-kill $TOUCHD $CLIENT $LIBINPUT 2>/dev/null
+kill $CLIENT $LIBINPUT 2>/dev/null
+
+# D. touchd stops with fingers down on the virtual touchscreen: each is lifted, then the device goes, and the real
+#    device is free again.
+chmod 660 /dev/uinput
+evemu-device $D/n4.desc > $W/device3.out 2>&1 &
+DEVICE=$!
+wait_for '[ -n "$(find_node "$NAME")" ]' 100
+NODE=$(find_node "$NAME")
+wait_for '[ -n "$(find_node "$VNAME")" ]' 100
+VNODE=$(find_node "$VNAME")
+udevadm settle --timeout=10
+libinput-debug-events --device "$VNODE" > $W/libinput-stop.txt 2>&1 &
+LIBINPUT=$!
+sleep 2
+evemu-play "$NODE" < $D/n4-cut.events
+sleep 0.5
+HELD=$(libinput_live $W/libinput-stop.txt)
+kill $TOUCHD
 wait $TOUCHD 2>/dev/null
+wait_for "grep -q DEVICE_REMOVED $W/libinput-stop.txt" 50
+sed '/DEVICE_REMOVED/,$d' $W/libinput-stop.txt > $W/libinput-stop.before-removal
+check "stopping touchd lifts the $HELD virtual finger(s) the cut recording leaves down, then removes the device" \
+    "[ $HELD -gt 0 ] && [ \$(libinput_live $W/libinput-stop.before-removal) = 0 ] && [ -z \"\$(find_node \"$VNAME\")\" ]"
+evemu-record "$NODE" > $W/real-record3.txt 2>&1 &
+RECORD=$!
+sleep 0.3
+evemu-play "$NODE" < $D/n4-cut.events
+sleep 0.3
+kill $RECORD $LIBINPUT $DEVICE 2>/dev/null
+check "the real device is no longer grabbed" "grep -q '^E:' $W/real-record3.txt && ! grep -q 'device is grabbed' $W/real-record3.txt"
 head -n 5 $W/libinput.err
 echo "---- daemon log"; grep -v '^<7>' $W/daemon.log | head -20
 exit $fail
