@@ -56,7 +56,8 @@ uinput_check() {
     local files="$OUT/uinput/files"
     python3 Tests/vm/uinput-check.py --desc "$UINPUT/n4.desc" --events "$UINPUT/n4.events" --edge 400 \
         --libinput "$files/libinput.txt" --libinput-lines "$(cat "$files/libinput.phase-a")" \
-        --client "$files/client.ndjson" --client-lines "$(cat "$files/client.phase-a")" | tee -a "$OUT/uinput/stdout"
+        --client "$files/client.ndjson" --client-lines "$(cat "$files/client.phase-a")" \
+        --cut-events "$UINPUT/n4-cut.events" --cut-libinput "$files/libinput-stop.txt" | tee -a "$OUT/uinput/stdout"
     return "${PIPESTATUS[0]}"
 }
 for mode in ${VM_GUESTS:-plain udev deploy faults uinput}; do

@@ -63,6 +63,8 @@ def recording_fingers(events_path):
                 elif current["positions"][-1] != pos[s]:
                     current["positions"].append(pos[s])
             changed.clear()
+    for finger in live.values():
+        finger["left_down"] = True
     return fingers, len(live)
 
 
@@ -132,6 +134,8 @@ def main():
     parser.add_argument("--libinput-lines", type=int, required=True)
     parser.add_argument("--client", required=True)
     parser.add_argument("--client-lines", type=int, required=True)
+    parser.add_argument("--cut-events", help="part D: the cut recording played before touchd was stopped")
+    parser.add_argument("--cut-libinput", help="part D: libinput debug-events on that run's virtual touchscreen")
     args = parser.parse_args()
 
     x_axis, y_axis = axes(args.desc)
@@ -167,6 +171,16 @@ def main():
     check(f"touchctl saw the {len(outside)} others with no region, at the same positions",
           sorted(client_none) == sorted(outside))
     check("the split is a real one: fingers on both sides", len(edge) > 0 and len(outside) > 0)
+    if args.cut_events and args.cut_libinput:
+        cut, _ = recording_fingers(args.cut_events)
+        cut_outside = [f for f in cut if f["positions"][0][0] >= args.edge]
+        held = sum(1 for f in cut_outside if f.get("left_down"))
+        lines = open(args.cut_libinput).read().split("DEVICE_REMOVED")[0].count("\n")
+        seen_cut, _, stuck_cut, ended_cut = libinput_fingers(args.cut_libinput, lines, x_axis, y_axis)
+        check(f"part D: libinput saw the cut recording's {len(cut_outside)} fingers outside the edge with its positions, "
+              f"and the {held} it leaves down were lifted when touchd stopped, before the device went",
+              [f["positions"] for f in seen_cut] == [f["positions"] for f in cut_outside]
+              and held > 0 and stuck_cut == 0 and ended_cut == len(cut_outside))
     sys.exit(1 if failed else 0)
 
 
