@@ -52,14 +52,17 @@ fi
 install -D -m 0755 "$BIN_DIR/touchd" "$DESTDIR$PREFIX/bin/touchd"
 install -D -m 0755 "$BIN_DIR/touchctl" "$DESTDIR$PREFIX/bin/touchctl"
 install -D -m 0755 "$BIN_DIR/touchd-actions" "$DESTDIR$PREFIX/bin/touchd-actions"
+# The units are edited in a directory of our own: a fixed name in /tmp, written as root, is a file anyone could have
+# put there first (a symlink to somewhere else).
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
 sed "s|/usr/bin/touchd-actions|$PREFIX/bin/touchd-actions|; s|/usr/share/doc/touchd/|$DOCDIR/|" systemd/touchd-actions.service \
-    > /tmp/touchd-actions.service.$$
-install -D -m 0644 /tmp/touchd-actions.service.$$ "$DESTDIR$USERUNITDIR/touchd-actions.service"
-rm -f /tmp/touchd-actions.service.$$
+    > "$scratch/touchd-actions.service"
+install -D -m 0644 "$scratch/touchd-actions.service" "$DESTDIR$USERUNITDIR/touchd-actions.service"
 install -D -m 0644 config/actions.example.json "$DESTDIR$DOCDIR/actions.example.json"
-sed "s|/usr/bin/touchd|$PREFIX/bin/touchd|; s|/etc/touchd/|$SYSCONFDIR/touchd/|g" systemd/touchd.service > /tmp/touchd.service.$$
-install -D -m 0644 /tmp/touchd.service.$$ "$DESTDIR$UNITDIR/touchd.service"
-rm -f /tmp/touchd.service.$$
+sed "s|/usr/bin/touchd|$PREFIX/bin/touchd|; s|/etc/touchd/|$SYSCONFDIR/touchd/|g" systemd/touchd.service \
+    > "$scratch/touchd.service"
+install -D -m 0644 "$scratch/touchd.service" "$DESTDIR$UNITDIR/touchd.service"
 install -D -m 0644 systemd/touchd.socket "$DESTDIR$UNITDIR/touchd.socket"
 install -D -m 0644 systemd/60-touchd.rules "$DESTDIR$UDEVDIR/60-touchd.rules"
 install -D -m 0644 systemd/touchd.sysusers "$DESTDIR$SYSUSERSDIR/touchd.conf"

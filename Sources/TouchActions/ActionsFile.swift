@@ -92,22 +92,4 @@ public struct ActionRule: Sendable, Equatable {
 }
 
 /// An actions file that cannot be used: `actions.json:14: rules[1].run: must not be empty`.
-public struct ActionsFileError: Error, Equatable, Sendable, CustomStringConvertible {
-    public var file: String
-    public var line: Int
-    public var path: String
-    public var message: String
-
-    public init(file: String, line: Int, path: String, message: String) {
-        self.file = file
-        self.line = line
-        self.path = path
-        self.message = message
-    }
-
-    init(file: String, _ error: JSONFieldError) {
-        self.init(file: file, line: error.line, path: error.path, message: error.message)
-    }
-
-    public var description: String { "\(file):\(line): \(path.isEmpty ? "(document)" : path): \(message)" }
-}
+public typealias ActionsFileError = JSONFileError

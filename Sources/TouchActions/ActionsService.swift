@@ -242,18 +242,24 @@ public final class ActionsService {
 
     /// SIGTERM or SIGINT: the regions go (touchd would remove them when the connection closes; this does not leave
     /// it to that), running commands get SIGTERM, and the loop ends.
+    ///
+    /// The commands are told first, and the first request that fails ends the removals: a touchd that does not
+    /// answer (stopped, hung) would otherwise hold the stop for 2 s per region, past the unit's TimeoutStopSec, and
+    /// touchd removes the regions anyway when the connection closes.
     private func stop(signal: Int32) {
+        runner.terminateAll()
         var removed = 0
         if let client {
             client.replyTimeoutMilliseconds = min(settings.requestTimeoutMilliseconds, 2_000)
             for region in file.regions.reversed() {
-                let reply = try? client.request(op: "remove-region") { $0.field("region", region.id) }
-                if reply?.ok == true { removed += 1 }
+                guard let reply = try? client.request(op: "remove-region", { $0.field("region", region.id) }) else {
+                    break
+                }
+                if reply.ok { removed += 1 }
             }
         }
         logger.notice("stopping (SIG\(Signal.name(signal))): \(removed) region(s) removed")
         closeConnection()
-        runner.terminateAll()
         loop.stop()
     }
 }

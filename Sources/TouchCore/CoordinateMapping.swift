@@ -88,4 +88,13 @@ public struct CoordinateMapping: Equatable, Sendable {
     }
 
     public func map(_ contact: ContactState) -> Point { map(x: contact.x, y: contact.y) }
+
+    /// A position between device units (a filtered one). For whole numbers it is exactly `map(x:y:)`: both
+    /// subtract in `Double`, which holds any difference of two `Int32`s exactly.
+    public func map(deviceX x: Double, deviceY y: Double) -> Point {
+        let nx = (x - Double(xAxis.minimum)) / Double(Int64(xAxis.maximum) - Int64(xAxis.minimum) + 1)
+        let ny = (y - Double(yAxis.minimum)) / Double(Int64(yAxis.maximum) - Int64(yAxis.minimum) + 1)
+        let t = transform.apply(x: nx, y: ny)
+        return Point(x: t.x * outputWidth, y: t.y * outputHeight)
+    }
 }

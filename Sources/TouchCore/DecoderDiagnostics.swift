@@ -29,6 +29,8 @@ public struct DecoderDiagnostics: Equatable, Sendable {
     /// Events stamped earlier than an event before them (clock steps, merged logs, edited files): each is
     /// treated as stamped at the latest time seen, so time never goes back for gestures.
     public var backwardTimes = 0
+    /// Moves whose position the jitter filter kept where it was (`TouchPipeline`): not reported.
+    public var movesSuppressedByFilter = 0
 
     public init() {}
 
@@ -47,6 +49,7 @@ public struct DecoderDiagnostics: Equatable, Sendable {
             ("events discarded in drops", eventsDiscardedInDrop),
             ("protocol mismatches", protocolMismatches),
             ("times that went backwards (clamped)", backwardTimes),
+            ("moves suppressed by the jitter filter", movesSuppressedByFilter),
         ]
         return all.filter { $0.1 != 0 }.map { (name: $0.0, count: $0.1) }
     }

@@ -59,6 +59,8 @@ public struct Config: Equatable, Sendable {
         public var grab: Bool?
         /// Grab the device and re-emit the fingers no region claims on a virtual touchscreen (/dev/uinput).
         public var forwardUnclaimed: Bool?
+        /// The jitter filter for the device's finger positions (docs/decoding.md, "Jitter").
+        public var filter: JitterFilter?
 
         public init() {}
     }
@@ -104,20 +106,14 @@ public struct Config: Equatable, Sendable {
             merged.calibration = rule.calibration ?? merged.calibration
             merged.grab = rule.grab ?? merged.grab
             merged.forwardUnclaimed = rule.forwardUnclaimed ?? merged.forwardUnclaimed
+            merged.filter = rule.filter ?? merged.filter
         }
         return merged
     }
 }
 
 /// A configuration that cannot be used: `file:line: path: problem`.
-public struct ConfigError: Error, Equatable, Sendable, CustomStringConvertible {
-    public var file: String
-    public var line: Int
-    public var path: String
-    public var message: String
-
-    public var description: String { "\(file):\(line): \(path.isEmpty ? "(document)" : path): \(message)" }
-}
+public typealias ConfigError = JSONFileError
 
 public enum ConfigLoader {
     public static func load(path: String) throws(ConfigError) -> Config {
@@ -237,8 +233,58 @@ public enum ConfigLoader {
         }
         rule.grab = try fields.bool("grab")
         rule.forwardUnclaimed = try fields.bool("forwardUnclaimed")
+        if let filter = fields.raw("filter") {
+            rule.filter = try jitterFilter(filter, path: fields.childPath("filter"))
+        }
         try fields.rejectUnknownKeys()
         return rule
+    }
+
+    /// `"filter": "fuzz"`, or an object with the filter's `type` and its parameters:
+    /// `{"type": "one-euro", "minCutoff": 1, "beta": 0.05, "dCutoff": 1}`, `{"type": "fuzz", "fuzz": 12}`.
+    static func jitterFilter(_ value: JSONValue, path: String) throws(JSONFieldError) -> JitterFilter {
+        var fields: JSONObjectReader?
+        let name: String
+        if case .string(let text, _) = value {
+            name = text
+        } else {
+            var object = try JSONObjectReader(value, path: path)
+            name = try object.requiredString("type")
+            fields = object
+        }
+        guard JitterFilter.names.contains(name) else {
+            let error = JitterFilter.ParseError.unknownFilter(name).description
+            throw fields?.error("type", error) ?? JSONFieldError(line: value.line, path: path, message: error)
+        }
+        guard var fields else { return try filter(name, [], at: value, path: path) }
+        let allowed = JitterFilter.parameterNames(for: name)
+        var parameters: [(name: String, value: Double)] = []
+        for key in allowed {
+            if let number = try fields.number(key) { parameters.append((key, number)) }
+        }
+        do {
+            try fields.rejectUnknownKeys()
+        } catch {
+            throw JSONFieldError(
+                line: error.line, path: error.path,
+                message: error.message + " (the \(name) filter takes \(allowed.joined(separator: ", ")))")
+        }
+        do {
+            return try JitterFilter.make(name: name, parameters: parameters)
+        } catch {
+            guard case .badValue(let parameter, let problem) = error else { throw fields.error(nil, error.description) }
+            throw fields.error(parameter, problem)
+        }
+    }
+
+    private static func filter(
+        _ name: String, _ parameters: [(name: String, value: Double)], at value: JSONValue, path: String
+    ) throws(JSONFieldError) -> JitterFilter {
+        do {
+            return try JitterFilter.make(name: name, parameters: parameters)
+        } catch {
+            throw JSONFieldError(line: value.line, path: path, message: error.description)
+        }
     }
 
     private static func hex16(_ reader: inout JSONObjectReader, _ key: String) throws(JSONFieldError) -> UInt16? {

@@ -25,8 +25,8 @@ struct LiveDevice {
 extension Daemon {
     func deviceChanged(_ change: DeviceManager.Change) {
         switch change {
-        case .opened(let device, let settings, _, let virtual):
-            addDevice(device, settings: settings, virtual: virtual)
+        case .opened(let device, let description, let settings, let filter, _, let virtual):
+            addDevice(device, description: description, settings: settings, filter: filter, virtual: virtual)
         case .removed(let node):
             if let id = sources.first(where: { $0.value.node == node })?.key {
                 removeDevice(id, reason: "unplugged")
@@ -35,10 +35,13 @@ extension Daemon {
         pump()
     }
 
-    func addDevice(_ device: EvdevDevice, settings: CoordinateMapping.Settings, virtual: UinputTouchscreen?) {
+    func addDevice(
+        _ device: EvdevDevice, description: DeviceDescription, settings: CoordinateMapping.Settings,
+        filter: JitterFilter, virtual: UinputTouchscreen?
+    ) {
         let name = URL(fileURLWithPath: device.node).lastPathComponent
         let spec = DeviceSpec(
-            key: .named(name), node: device.node, description: device.description, mapping: settings,
+            key: .named(name), node: device.node, description: description, mapping: settings, filter: filter,
             virtualTouchscreen: virtual?.description)
         guard let id = engine.addDevice(spec, at: now) else { return }
         do {

@@ -7,10 +7,11 @@ import TouchPosix
 /// ignore any device by name, node or vendor/product.
 final class DeviceManager {
     enum Change {
+        /// `description` is the device's, with the axis fuzz libinput's udev rule moved out of the kernel put back.
         /// `virtual`: the device is grabbed and this virtual touchscreen takes the fingers no region claims.
         case opened(
-            EvdevDevice, settings: CoordinateMapping.Settings, verdict: TouchscreenVerdict,
-            virtual: UinputTouchscreen?)
+            EvdevDevice, description: DeviceDescription, settings: CoordinateMapping.Settings, filter: JitterFilter,
+            verdict: TouchscreenVerdict, virtual: UinputTouchscreen?)
         case removed(node: String)
     }
 
@@ -101,7 +102,13 @@ final class DeviceManager {
         logger.notice(
             "\(info.node) \"\(description.name)\": touchscreen (\(verdict.explanation))\(device.grabbed ? ", grabbed" : "")\(via)"
         )
-        onChange(.opened(device, settings: settings, verdict: verdict, virtual: virtual))
+        let filter = rule.filter ?? .standard
+        if filter != .standard { logger.info("\(info.node): jitter filter \(filter)") }
+        let restored = description.restoringFuzz(fromUdev: info.properties)
+        onChange(
+            .opened(
+                device, description: restored, settings: settings, filter: filter, verdict: verdict,
+                virtual: virtual))
     }
 
     /// The virtual touchscreen for `forwardUnclaimed`, made before the real device is grabbed so that touch never

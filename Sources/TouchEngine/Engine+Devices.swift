@@ -33,7 +33,8 @@ final class DeviceState {
         decoderOptions.firstFingerID = UInt32(tag.index) << 24 + 1
         pipeline = TouchPipeline(
             decoder: TouchDecoder(description: spec.description, options: decoderOptions),
-            mapping: try CoordinateMapping(device: spec.description, settings: settings))
+            mapping: try CoordinateMapping(device: spec.description, settings: settings), filter: spec.filter)
+        pipeline.keepsDecoded = forwards
     }
 
     /// Follows a new scene size; the decoder and its live fingers stay.
@@ -85,6 +86,16 @@ extension Engine {
     /// The decoder of a device, for its diagnostics and live fingers.
     public func decoder(of device: DeviceHandle) -> TouchDecoder? { devices[device.index]?.pipeline.decoder }
 
+    /// The decoder's counts for a device, with the moves its jitter filter suppressed.
+    public func diagnostics(of device: DeviceHandle) -> DecoderDiagnostics? {
+        devices[device.index]?.pipeline.diagnostics
+    }
+
+    /// A device's jitter filter, with the margins it uses.
+    public func positionFilter(of device: DeviceHandle) -> FingerPositionFilter? {
+        devices[device.index]?.pipeline.filter
+    }
+
     /// Runs a batch of the device's events through its pipeline and the dispatcher and queues the results for
     /// clients. A gesture timer due by an event's time fires before that event, so the order of the output
     /// depends on the events' times alone, never on when the batch arrived.
@@ -95,7 +106,12 @@ extension Engine {
                 dispatcher.advance(to: event.time, into: &dispatchBuffer)
             }
             device.pipeline.process(event, into: &pipelineBuffer)
-            if !pipelineBuffer.isEmpty { forward(from: device) }
+            if !pipelineBuffer.isEmpty {
+                forward(from: device)
+            } else if device.forwards {
+                // A frame whose every move the jitter filter held back still moves the virtual touchscreen.
+                forwardToVirtualTouchscreen(from: device)
+            }
         }
         if let last = events.last { now = max(now, last.time) }
         broadcastDispatched()
@@ -148,9 +164,9 @@ extension Engine {
                 observer(.decoded(output, device: device.tag, liveFingers: liveFingers))
             }
             if settings.dispatches { dispatcher.handle(output, device: device.tag, into: &dispatchBuffer) }
-            if device.forwards { forwardToVirtualTouchscreen(output, from: device) }
         }
         pipelineBuffer.removeAll(keepingCapacity: true)
+        if device.forwards { forwardToVirtualTouchscreen(from: device) }
     }
 
     var deviceSummaries: [ServerMessages.DeviceSummary] {

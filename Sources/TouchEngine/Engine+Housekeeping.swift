@@ -15,7 +15,7 @@ extension Engine {
     /// The earliest closing deadline, worked out afresh from the clients as they are now (a handful), so it is
     /// never a stale, earlier one that would wake the adapter for nothing.
     var housekeepingDeadline: EventTime? {
-        var earliest: EventTime?
+        var earliest = EventTime.earliest(refusalLog.heldBackDeadline, connectionLog.heldBackDeadline)
         for client in clients.values {
             earliest = EventTime.earliest(
                 earliest, EventTime.earliest(idleDeadline(of: client), stallDeadline(of: client)))
@@ -23,8 +23,15 @@ extension Engine {
         return earliest
     }
 
-    /// Closes the connections whose closing deadline has come.
+    /// Closes the connections whose closing deadline has come, and counts the log lines held back in an interval
+    /// that is over with no line after them.
     func housekeep() {
+        if let refused = refusalLog.takeHeldBack(at: now.microseconds) {
+            log(.notice, "\(refused) more client(s) refused in the last second, not logged one by one")
+        }
+        if let held = connectionLog.takeHeldBack(at: now.microseconds) {
+            log(.info, "\(held) connection lines held back in the last second")
+        }
         let seconds = settings.idleTimeout.microseconds / 1_000_000
         for client in clients.values.sorted(by: { $0.id < $1.id }) {
             if let deadline = idleDeadline(of: client), deadline <= now {

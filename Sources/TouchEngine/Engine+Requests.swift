@@ -101,14 +101,10 @@ extension Engine {
         let closed = closedTransientRegions
         closedTransientRegions.removeAll()
         for (clientID, regions) in closed {
-            var scene = dispatcher.index.scene
-            var removed: [String] = []
-            for regionID in regions {
-                guard let edited = try? SceneEditor.removeRegion(regionID, from: scene) else { continue }
-                scene = edited
-                removed.append(regionID)
-            }
-            guard !removed.isEmpty else { continue }
+            // One edit for all of them: removing a thousand one at a time re-read the whole scene a thousand times
+            // while the daemon waited (85 s for 2,000 in a debug build).
+            guard let (scene, removed) = try? SceneEditor.removeRegions(regions, from: dispatcher.index.scene)
+            else { continue }
             install(
                 scene, source: "client \(clientID) closed (its transient regions \(removed.joined(separator: ", ")))")
         }

@@ -14,6 +14,7 @@ extension Engine {
         let resized = newScene.width != scene.width || newScene.height != scene.height
         scene = newScene
         sceneVersion += 1
+        forgetTransientRegions(notIn: newScene)
         if settings.dispatches {
             dispatchBuffer.append(contentsOf: dispatcher.replaceScene(newScene, at: now))
             broadcastDispatched()
@@ -31,9 +32,26 @@ extension Engine {
     public func reloadScene(_ result: Result<Scene, SceneError>, path: String, reason: String, at time: EventTime) {
         switch result {
         case .success(let newScene):
+            // The file's regions are the file's, even one with the id of a client's transient region: no client's
+            // close may remove them.
+            for client in clients.values { client.transientRegions.removeAll() }
+            closedTransientRegions.removeAll()
             install(newScene, source: "\(path) (\(reason))", at: time)
         case .failure(let error):
             log(.error, "\(reason): scene not reloaded, the old one stays in force: \(error)")
+        }
+    }
+
+    /// A transient region belongs to its client as the region it added, not as an id: once that region has left the
+    /// scene (removed by another client, its parent removed, a set-scene without it), a region that later comes
+    /// with the same id is not the client's, and its close must not remove it.
+    func forgetTransientRegions(notIn newScene: Scene) {
+        let owners = clients.values.filter { !$0.transientRegions.isEmpty }
+        guard !owners.isEmpty || !closedTransientRegions.isEmpty else { return }
+        let index = SceneIndex(scene: newScene)
+        for client in owners { client.transientRegions.removeAll { index.index(of: $0) == nil } }
+        for position in closedTransientRegions.indices {
+            closedTransientRegions[position].regions.removeAll { index.index(of: $0) == nil }
         }
     }
 }

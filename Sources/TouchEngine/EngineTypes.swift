@@ -82,10 +82,13 @@ public struct DeviceSpec: Sendable {
     /// The virtual touchscreen the adapter made for this device (`VirtualTouchscreen.description(for:)`), if any:
     /// the fingers no region claims, or that land on a region that forwards, go there (`EngineEffect.emit`).
     public var virtualTouchscreen: DeviceDescription?
+    /// The jitter filter for its finger positions (docs/decoding.md, "Jitter"); libinput's hysteresis by default.
+    public var filter: JitterFilter
 
     public init(
         key: Key, node: String, description: DeviceDescription,
         mapping: CoordinateMapping.Settings = CoordinateMapping.Settings(), mapsToScene: Bool = true,
+        filter: JitterFilter = .standard,
         virtualTouchscreen: DeviceDescription? = nil
     ) {
         self.key = key
@@ -94,5 +97,6 @@ public struct DeviceSpec: Sendable {
         self.mapping = mapping
         self.mapsToScene = mapsToScene
         self.virtualTouchscreen = virtualTouchscreen
+        self.filter = filter
     }
 }

@@ -31,7 +31,7 @@ public struct EventRoute: Equatable, Sendable {
             queueKind =
                 gesture.event == .changed
                 ? .gestureChange(OutboundQueue.GestureChangeKey(region: id, gesture: gesture.name)) : .essential
-        case .regionMoved(let id, _, _):
+        case .regionMoved(let id, _, _), .regionScrolled(let id, _, _):
             kind = .region
             scope = .region(id)
             device = nil

@@ -2,7 +2,7 @@ import TouchCore
 
 /// At most `burst` log lines per interval for a kind of message that a peer can cause at will (a refused
 /// connection, a connect and close), so that one user cannot flood the journal; the lines held back are counted
-/// in the next one that is logged.
+/// in the next one that is logged, or, when none follows, once their interval is over (`takeHeldBack`).
 public struct LogThrottle {
     let intervalMicroseconds: Int64
     let burst: Int
@@ -32,5 +32,18 @@ public struct LogThrottle {
         loggedInWindow += 1
         defer { heldBack = 0 }
         return (true, heldBack)
+    }
+
+    /// When lines held back in the current interval are due to be counted on their own: the interval's end.
+    public var heldBackDeadline: EventTime? {
+        guard heldBack > 0, let windowStart else { return nil }
+        return EventTime(microseconds: windowStart) + EventTime.Duration(microseconds: intervalMicroseconds)
+    }
+
+    /// The lines held back, once their interval is over at `now` (then counted here, not in a later line).
+    public mutating func takeHeldBack(at now: Int64) -> Int? {
+        guard let deadline = heldBackDeadline, deadline.microseconds <= now else { return nil }
+        defer { heldBack = 0 }
+        return heldBack
     }
 }

@@ -47,8 +47,10 @@ public final class GestureArena {
     public func feed(_ sample: TouchSample, to members: [Int]) -> [Report] {
         var reports: [Report] = []
         for index in members {
+            let recognizer = recognizers[index]
+            if recognizer.after != nil && !recognizer.listens(to: sample) { continue }
             engage(index)
-            for event in recognizers[index].handle(sample) {
+            for event in recognizer.handle(sample) {
                 reports.append(Report(owner: owners[index], event: event))
             }
         }
@@ -106,10 +108,16 @@ public final class GestureArena {
                         owners[$0] == report.owner && recognizers[$0].spec.name == report.event.name
                     })
                 else { continue }
+                if let next = recognizers[winner].next, report.event.event == Self.completion(of: recognizers[winner]) {
+                    arm(next, following: recognizers[winner], at: time, into: &reports)
+                }
                 for index in engaged where index != winner && recognizers[index].isEngaged {
                     let other = recognizers[index]
                     guard !other.participants.isDisjoint(with: recognizers[winner].participants) else { continue }
                     guard !simultaneous(recognizers[winner], owners[winner], other, owners[index]) else { continue }
+                    if other.after != nil || other.next != nil, other.isSequenced(with: recognizers[winner]) {
+                        continue
+                    }
                     if other.mustFail.contains(where: { $0 === recognizers[winner] }) || other.pending != nil
                         || !other.state.isFinished
                     {
@@ -123,10 +131,12 @@ public final class GestureArena {
             // Held successes: dropped when one they wait for succeeded, released when all have failed.
             for index in engaged where recognizers[index].pending != nil {
                 let recognizer = recognizers[index]
-                if recognizer.mustFail.contains(where: { $0.state == .ended || $0.state.isActive }) {
-                    _ = recognizer.forceFail(at: time)
+                if recognizer.mustFail.contains(where: { $0.overrules(recognizer) }) {
+                    for event in recognizer.forceFail(at: time) {
+                        reports.append(Report(owner: owners[index], event: event))
+                    }
                     changed = true
-                } else if recognizer.mustFail.allSatisfy({ $0.state.isFinished && $0.pending == nil }) {
+                } else if !recognizer.mustFail.contains(where: { $0.blocks(recognizer) }) {
                     for event in recognizer.releasePending(at: time) {
                         reports.append(Report(owner: owners[index], event: event))
                     }
@@ -137,6 +147,21 @@ public final class GestureArena {
         // Idle again (finished, no finger, nothing held): out of the engaged set until fed again.
         engaged.removeAll {
             !(recognizers[$0].isEngaged || (recognizers[$0].deadline != nil && !recognizers[$0].state.isFinished))
+        }
+    }
+
+    /// The report that completes a sequence's step: a long press is complete when its time is up (its `began`, as
+    /// SwiftUI's LongPressGesture ends then); every other gesture when it ends.
+    static func completion(of recognizer: Recognizer) -> GestureEventKind {
+        recognizer.spec.kind == .longPress || recognizer.spec.kind == .longPressDrag ? .began : .ended
+    }
+
+    private func arm(_ next: Recognizer, following first: Recognizer, at time: EventTime, into reports: inout [Report])
+    {
+        guard let index = recognizers.firstIndex(where: { $0 === next }) else { return }
+        engage(index)
+        for event in next.arm(following: first, at: time) {
+            reports.append(Report(owner: owners[index], event: event))
         }
     }
 

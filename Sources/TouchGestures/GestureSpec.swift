@@ -61,6 +61,12 @@ public struct GestureSpec: Equatable, Sendable {
     public var tapSlop = GestureDefaults.doubleTapSlop
     /// Swipe: accepted directions.
     public var directions: Set<SwipeDirection> = Set(SwipeDirection.allCases)
+    /// Gestures that must fail before this one may begin or end (UIKit's `require(toFail:)`): `"name"` on the
+    /// same region or `"regionId/name"`. The dispatcher resolves them.
+    public var requireToFail: [String] = []
+    /// Considered before the gestures of the region's descendants, which wait for it to fail (SwiftUI's
+    /// `highPriorityGesture`).
+    public var highPriority = false
 
     public init(_ kind: GestureKind, name: String? = nil) {
         self.kind = kind

@@ -17,14 +17,28 @@ public class Recognizer {
     public internal(set) var deadline: EventTime?
     /// Success held back until the recognizers in `mustFail` fail (a single tap waiting for a double tap).
     public internal(set) var pending: GestureEvent?
-    /// Recognizers that must fail before this one may succeed.
-    public var mustFail: [Recognizer] = []
+    /// Recognizers that must fail before this one may begin or succeed. One that never saw any of this
+    /// recognizer's fingers does not hold it back (it is not part of this touch, as in UIKit).
+    public final var mustFail: [Recognizer] = []
+    /// Sequencing (SwiftUI's `first.sequenced(before: second)`): the recognizer this one follows. It hears
+    /// nothing until that one is recognized; then it starts from the fingers still down, or from the next down
+    /// within `GestureDefaults.doubleTapInterval` when none is.
+    public final var after: Recognizer?
+    /// The recognizer that follows this one in a sequence.
+    public final var next: Recognizer?
+    /// Sequencing: armed by the predecessor's recognition, until this recognizer's sequence is over.
+    public internal(set) var armed = false
+    /// Sequencing: when armed with no finger down, the next down must come by then.
+    var armedUntil: EventTime?
     /// Whether this recognizer has reported anything in the current sequence (so a failure is worth reporting).
     var reported = false
     /// The last `began`/`changed` report of this sequence: a `cancelled` carries its measurements.
     private var lastActive: GestureEvent?
     private var outbox: [GestureEvent] = []
     private var samples: [(time: EventTime, location: Point)] = []
+    /// Samples before this index have left the velocity window. They go in bulk now and then: removing the first
+    /// sample at every step moved all the others (at 240 Hz, a memmove of half a kilobyte a finger event).
+    private var firstSample = 0
 
     public struct FingerTrack: Equatable, Sendable {
         public var start: Point
@@ -66,6 +80,8 @@ public class Recognizer {
             follow(sample)
             if listening { ended(sample) }
             fingers[sample.finger] = nil
+            // A begin held for others to fail whose fingers have all lifted never happened.
+            if fingers.isEmpty, pending?.event == .began { fail(at: sample.time) }
         case .cancel:
             fingers[sample.finger] = nil
             if !state.isFinished { cancel(at: sample.time) }
@@ -101,15 +117,78 @@ public class Recognizer {
         return takeOutbox()
     }
 
-    /// Releases a held success once every recognizer it waited for has failed.
+    /// Releases a held success (or begin) once every recognizer it waited for has failed. A released begin keeps
+    /// the measurements it was recognized with; the next movement reports the current ones.
     public func releasePending(at time: EventTime) -> [GestureEvent] {
         guard var event = pending else { return [] }
         pending = nil
         event.time = time
         outbox.append(event)
-        state = .ended
-        deadline = nil
+        reported = true
+        if event.event == .began {
+            state = .began
+            lastActive = event
+        } else {
+            state = .ended
+            deadline = nil
+        }
         return takeOutbox()
+    }
+
+    /// Whether this recognizer still holds `waiter` back: it shares a finger with it and may still succeed.
+    public func blocks(_ waiter: Recognizer) -> Bool {
+        (!state.isFinished || pending != nil) && !participants.isDisjoint(with: waiter.participants)
+    }
+
+    /// Whether this recognizer has succeeded (or begun) in the sequence it shares with `waiter`.
+    func overrules(_ waiter: Recognizer) -> Bool {
+        (state == .ended || state.isActive) && !participants.isDisjoint(with: waiter.participants)
+    }
+
+    /// Sequencing: the predecessor was recognized at `time`; starts from its fingers still down.
+    func arm(following first: Recognizer, at time: EventTime) -> [GestureEvent] {
+        armed = true
+        armedUntil = first.fingers.isEmpty ? time + GestureDefaults.doubleTapInterval : nil
+        var events: [GestureEvent] = []
+        for key in first.fingers.keys.sorted() {
+            guard let track = first.fingers[key] else { continue }
+            events += handle(TouchSample(finger: key, phase: .down, location: track.location, time: time))
+        }
+        return events
+    }
+
+    /// Sequencing: whether an armed recognizer takes this sample (its own fingers, or a new down in time); an
+    /// unarmed one takes nothing.
+    func listens(to sample: TouchSample) -> Bool {
+        guard armed else { return false }
+        if state.isFinished && fingers.isEmpty && !participants.isEmpty && pending == nil {
+            armed = false  // its sequence is over: wait for the predecessor again
+            return false
+        }
+        if sample.phase == .down {
+            if fingers.isEmpty, let until = armedUntil, sample.time > until {
+                armed = false
+                return false
+            }
+            armedUntil = nil
+            return true
+        }
+        return fingers[sample.finger] != nil
+    }
+
+    /// Whether `other` is before or after this recognizer in its sequence.
+    public func isSequenced(with other: Recognizer) -> Bool {
+        var link = after
+        while let earlier = link {
+            if earlier === other { return true }
+            link = earlier.after
+        }
+        link = next
+        while let later = link {
+            if later === other { return true }
+            link = later.next
+        }
+        return false
     }
 
     // MARK: For subclasses
@@ -133,7 +212,7 @@ public class Recognizer {
         case .failed: state = .failed
         case .pressing: break
         }
-        if kind == .ended && mustFail.contains(where: { !$0.state.isFinished || $0.pending != nil }) {
+        if (kind == .ended || kind == .began) && mustFail.contains(where: { $0.blocks(self) }) {
             // Hold it: the recognizers it waits for may still succeed. The success is final, so this
             // recognizer's own timer (a tap's hold limit) must not fire and fail it while it waits.
             state = .possible
@@ -197,7 +276,9 @@ public class Recognizer {
 
     /// Centroid velocity over the recent samples, units per second.
     var velocity: Point {
-        guard let first = samples.first, let last = samples.last, last.time > first.time else { return .zero }
+        guard firstSample < samples.count, let last = samples.last else { return .zero }
+        let first = samples[firstSample]
+        guard last.time > first.time else { return .zero }
         let seconds = (last.time - first.time).seconds
         return Point(
             x: (last.location.x - first.location.x) / seconds, y: (last.location.y - first.location.y) / seconds)
@@ -210,7 +291,13 @@ public class Recognizer {
         lastCentroid = centroid
         samples.append((time, lastCentroid))
         // Written as a difference, not `time - window`, so it saturates through EventTime at any time.
-        while let first = samples.first, time - first.time > GestureDefaults.velocityWindow { samples.removeFirst() }
+        while firstSample < samples.count, time - samples[firstSample].time > GestureDefaults.velocityWindow {
+            firstSample += 1
+        }
+        if firstSample >= 64 && firstSample * 2 >= samples.count {
+            samples.removeFirst(firstSample)
+            firstSample = 0
+        }
     }
 
     private func takeOutbox() -> [GestureEvent] {
@@ -226,6 +313,7 @@ public class Recognizer {
         reported = false
         lastActive = nil
         samples.removeAll()
+        firstSample = 0
         resetGesture()
     }
 

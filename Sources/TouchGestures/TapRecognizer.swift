@@ -8,6 +8,7 @@ public final class TapRecognizer: Recognizer {
     private var fingersThisTap = 0
     private var firstTapLocation: Point?
     private var tapLocation = Point.zero
+    private static let pastTheLimit = EventTime.Duration(microseconds: 1)
 
     override func began(_ sample: TouchSample) {
         if fingerCount == 1 {
@@ -17,7 +18,9 @@ public final class TapRecognizer: Recognizer {
                 return
             }
             fingersThisTap = 0
-            deadline = sample.time + spec.maximumDuration
+            // A tap may be held for `maximumDuration` itself (the dispatcher's tap count agrees): it fails only one
+            // microsecond past it, since a timer due at an event's time runs before that event.
+            deadline = sample.time + (spec.maximumDuration + Self.pastTheLimit)
         }
         fingersThisTap += 1
         if fingersThisTap > spec.fingers { fail(at: sample.time) }

@@ -43,6 +43,8 @@ public enum DispatchEvent: Equatable, Sendable {
     case gesture(region: String, GestureEvent)
     /// A draggable region followed its finger.
     case regionMoved(region: String, frame: Rect, time: EventTime)
+    /// A scroll container's content offset changed; its descendants moved by the difference.
+    case regionScrolled(region: String, offset: Point, time: EventTime)
     /// End of one device frame.
     case frame(device: String, time: EventTime)
 }

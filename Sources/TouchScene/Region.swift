@@ -37,6 +37,28 @@ public struct InterceptPolicy: Equatable, Sendable {
     }
 }
 
+/// A scroll container's content (UIScrollView's contentSize and contentOffset): its children are laid out in
+/// content coordinates and shown shifted by `-offset`.
+public struct ScrollPolicy: Equatable, Sendable {
+    public var contentWidth: Double
+    public var contentHeight: Double
+    /// How far the content is scrolled: 0...(content size - frame size) on each axis.
+    public var offset: Point = .zero
+
+    public init(contentWidth: Double, contentHeight: Double, offset: Point = .zero) {
+        self.contentWidth = contentWidth
+        self.contentHeight = contentHeight
+        self.offset = offset
+    }
+
+    /// The offset kept within the content for a container of this frame size.
+    public func clamped(_ offset: Point, frame: Rect) -> Point {
+        Point(
+            x: min(max(offset.x, 0), max(contentWidth - frame.width, 0)),
+            y: min(max(offset.y, 0), max(contentHeight - frame.height, 0)))
+    }
+}
+
 /// One node of the scene tree.
 public struct Region: Equatable, Sendable {
     public var id: String
@@ -63,9 +85,14 @@ public struct Region: Equatable, Sendable {
     public var forward = false
     /// A scroll container: takes over its descendants' fingers once they drag beyond the slop.
     public var intercept: InterceptPolicy?
+    /// A container that scrolls: the fingers it takes move its content offset, within the content size.
+    public var scroll: ScrollPolicy?
     public var gestures: [GestureSpec] = []
     /// Groups of gesture names that may be recognised at the same time; all others are exclusive.
     public var simultaneous: [[String]] = []
+    /// Chains of gesture names of this region, each listening only once the one before it is recognized (SwiftUI's
+    /// `sequenced(before:)`).
+    public var sequenced: [[String]] = []
     public var children: [Region] = []
 
     public init(id: String, frame: Rect) {

@@ -86,6 +86,19 @@ public enum SceneEncoder {
             writer.field("delayMs", intercept.delay.microseconds / 1000)
             writer.endObject()
         }
+        if let scroll = region.scroll {
+            writer.key("scroll")
+            writer.beginObject()
+            writer.beginArray("contentSize")
+            writer.element(scroll.contentWidth, decimals: 4)
+            writer.element(scroll.contentHeight, decimals: 4)
+            writer.endArray()
+            writer.beginArray("offset")
+            writer.element(scroll.offset.x, decimals: 4)
+            writer.element(scroll.offset.y, decimals: 4)
+            writer.endArray()
+            writer.endObject()
+        }
         if !region.gestures.isEmpty {
             writer.beginArray("gestures")
             for gesture in region.gestures { encode(gesture, into: &writer) }
@@ -96,6 +109,15 @@ public enum SceneEncoder {
             for group in region.simultaneous {
                 writer.beginArray()
                 for name in group { writer.element(name) }
+                writer.endArray()
+            }
+            writer.endArray()
+        }
+        if !region.sequenced.isEmpty {
+            writer.beginArray("sequenced")
+            for chain in region.sequenced {
+                writer.beginArray()
+                for name in chain { writer.element(name) }
                 writer.endArray()
             }
             writer.endArray()
@@ -136,6 +158,12 @@ public enum SceneEncoder {
             }
             writer.endArray()
         }
+        if !spec.requireToFail.isEmpty {
+            writer.beginArray("requireToFail")
+            for reference in spec.requireToFail { writer.element(reference) }
+            writer.endArray()
+        }
+        if spec.highPriority { writer.field("priority", "high") }
         writer.endObject()
     }
 
@@ -213,6 +241,42 @@ public enum SceneEditor {
     public static func removeRegion(_ id: String, from scene: Scene) throws(EditError) -> Scene {
         try edit(scene) { (regions: inout [JSONValue]) throws(EditError) in
             guard removeRegion(id, in: &regions) else { throw .notFound(id) }
+        }
+    }
+
+    /// Removes, in one edit, every region of `ids` still in the scene (with its children; one inside another
+    /// removed is not counted again). Returns the new scene and the ids removed, in the order of `ids`; nil when
+    /// none is there. One edit whatever the count: a closing client's thousand transient regions are not a
+    /// thousand re-encodings and validations of the whole scene.
+    public static func removeRegions(_ ids: [String], from scene: Scene) throws(EditError) -> (
+        scene: Scene, removed: [String]
+    )? {
+        let wanted = Set(ids)
+        var found: Set<String> = []
+        let edited = try edit(scene) { (regions: inout [JSONValue]) throws(EditError) in
+            removeRegions(wanted, in: &regions, found: &found)
+        }
+        guard !found.isEmpty else { return nil }
+        var seen: Set<String> = []
+        return (edited, ids.filter { found.contains($0) && seen.insert($0).inserted })
+    }
+
+    private static func removeRegions(_ ids: Set<String>, in regions: inout [JSONValue], found: inout Set<String>) {
+        regions.removeAll { region in
+            guard case .string(let id, _)? = region["id"], ids.contains(id) else { return false }
+            found.insert(id)
+            return true
+        }
+        for index in regions.indices {
+            guard case .object(var members, let line) = regions[index],
+                let childIndex = members.firstIndex(where: { $0.key == "children" }),
+                case .array(var children, let childLine) = members[childIndex].value
+            else { continue }
+            let before = found.count
+            removeRegions(ids, in: &children, found: &found)
+            guard found.count != before else { continue }
+            members[childIndex] = ("children", .array(children, line: childLine))
+            regions[index] = .object(members, line: line)
         }
     }
 

@@ -1,23 +1,4 @@
 import TouchJSON
 
-/// A scene that cannot be used, with file, line, JSON path and problem:
-/// `scene.json:14: regions[1].children[0].frame: width must not be negative`.
-public struct SceneError: Error, Equatable, Sendable, CustomStringConvertible {
-    public var file: String
-    public var line: Int
-    public var path: String
-    public var message: String
-
-    public init(file: String, line: Int, path: String, message: String) {
-        self.file = file
-        self.line = line
-        self.path = path
-        self.message = message
-    }
-
-    init(file: String, _ error: JSONFieldError) {
-        self.init(file: file, line: error.line, path: error.path, message: error.message)
-    }
-
-    public var description: String { "\(file):\(line): \(path.isEmpty ? "(document)" : path): \(message)" }
-}
+/// A scene that cannot be used: `scene.json:14: regions[1].children[0].frame: width must not be negative`.
+public typealias SceneError = JSONFileError

@@ -97,6 +97,21 @@ public struct SceneIndex: Sendable {
         rebuildGrid()
     }
 
+    /// Scrolls a scroll container's content to `offset` (already within bounds): its descendants move by the
+    /// difference, the container itself stays.
+    public mutating func scroll(_ index: Int, to offset: Point) {
+        guard let old = nodes[index].region.scroll?.offset, old != offset else { return }
+        nodes[index].region.scroll?.offset = offset
+        let delta = old - offset
+        var stack = nodes[index].children
+        while let current = stack.popLast() {
+            nodes[current].frame = nodes[current].frame.offsetBy(delta)
+            nodes[current].touchBounds = nodes[current].touchBounds.offsetBy(delta)
+            stack.append(contentsOf: nodes[current].children)
+        }
+        rebuildGrid()
+    }
+
     /// The scene as it now stands (regions may have moved since it was loaded).
     public var scene: Scene {
         func rebuild(_ index: Int) -> Region {
@@ -129,8 +144,10 @@ public struct SceneIndex: Sendable {
                 region: stripped, parent: parent, children: [], depth: depth, frame: frame,
                 touchBounds: region.touchableArea.bounds(for: frame), eligible: eligible,
                 takesTouches: eligible && region.wantsTouches, clippingAncestors: clipping, rank: 0))
+        // A scroll container shows its content shifted by its offset.
+        let contentOrigin = frame.origin - (region.scroll?.offset ?? .zero)
         for child in region.children {
-            let childIndex = add(child, parent: index, depth: depth + 1, origin: frame.origin)
+            let childIndex = add(child, parent: index, depth: depth + 1, origin: contentOrigin)
             nodes[index].children.append(childIndex)
         }
         return index

@@ -14,7 +14,7 @@ public enum SceneLoader {
         } catch {
             throw SceneError(
                 file: file, line: error.line, path: "",
-                message: "JSON syntax: \(error.message) (column \(error.column))")
+                message: "JSON syntax: \(syntaxMessage(error, in: bytes)) (column \(error.column))")
         }
         do {
             return try decodeScene(document)
@@ -39,7 +39,9 @@ public enum SceneLoader {
             throw JSONFieldError(line: sizeNode.line, path: "size", message: "expected [width, height], both positive")
         }
         var ids: [String: String] = [:]
-        let regions = try decodeRegions(reader.array("regions") ?? [], path: "regions", ids: &ids)
+        let regionItems = try reader.array("regions") ?? []
+        let regions = try decodeRegions(regionItems, path: "regions", ids: &ids)
+        try checkRelations(regions, regionItems, path: "regions", in: GestureDirectory(regions))
         try reader.rejectUnknownKeys()
         return Scene(width: size[0], height: size[1], regions: regions)
     }
@@ -68,6 +70,13 @@ public enum SceneLoader {
         if let shape = reader.raw("shape") { region.shape = try decodeShape(shape, path: reader.childPath("shape")) }
         if let area = reader.raw("touchable") {
             region.touchableArea = try decodeTouchable(area, path: reader.childPath("touchable"))
+            let bounds = region.touchableBounds
+            guard bounds.width > 0 && bounds.height > 0 else {
+                throw reader.error(
+                    "touchable",
+                    "leaves nothing touchable: the \(region.frame.width)×\(region.frame.height) frame becomes "
+                        + "\(bounds.width)×\(bounds.height)")
+            }
         }
         region.z = try reader.number("z") ?? 0
         region.hidden = try reader.bool("hidden") ?? false
@@ -85,6 +94,11 @@ public enum SceneLoader {
         region.forward = try reader.bool("forward") ?? false
         if let intercept = reader.raw("intercept") {
             region.intercept = try decodeIntercept(intercept, path: reader.childPath("intercept"))
+        }
+        if let scroll = reader.raw("scroll") {
+            region.scroll = try decodeScroll(scroll, frame: region.frame, path: reader.childPath("scroll"))
+            // A scroll container takes its descendants' fingers past the slop, as UIScrollView does.
+            if region.intercept == nil { region.intercept = InterceptPolicy() }
         }
         var names: Set<String> = []
         for (index, gesture) in (try reader.array("gestures") ?? []).enumerated() {
@@ -114,6 +128,7 @@ public enum SceneLoader {
             }
             region.simultaneous.append(list)
         }
+        region.sequenced = try decodeSequences(&reader, names: names)
         region.children = try decodeRegions(
             try reader.array("children") ?? [], path: reader.childPath("children"), ids: &ids)
         try reader.rejectUnknownKeys()
@@ -218,46 +233,33 @@ public enum SceneLoader {
         return policy
     }
 
-    static func decodeGesture(_ value: JSONValue, path: String) throws(JSONFieldError) -> GestureSpec {
-        if case .string(let name, _) = value {
-            guard let kind = GestureKind(rawValue: name) else { throw unknownGesture(name, value, path) }
-            return GestureSpec(kind)
-        }
+    static func decodeScroll(_ value: JSONValue, frame: Rect, path: String) throws(JSONFieldError) -> ScrollPolicy {
         var reader = try JSONObjectReader(value, path: path)
-        let typeName = try reader.requiredString("type")
-        guard let kind = GestureKind(rawValue: typeName) else { throw unknownGesture(typeName, value, path + ".type") }
-        var spec = GestureSpec(kind, name: try reader.string("name"))
-        if let taps = try reader.integer("taps", in: 1...10) { spec.taps = taps }
-        if let fingers = try reader.integer("fingers", in: 1...10) { spec.fingers = fingers }
-        if let duration = try reader.integer("durationMs", in: 0...60_000) {
-            if kind == .longPress || kind == .longPressDrag {
-                spec.minimumDuration = .milliseconds(Int64(duration))
-            } else {
-                spec.maximumDuration = .milliseconds(Int64(duration))
+        guard let sizeNode = reader.raw("contentSize") else {
+            throw reader.error(nil, "missing required key 'contentSize'")
+        }
+        guard let size = sizeNode.numbers, size.count == 2, size.allSatisfy({ $0.isFinite && $0 >= 0 }) else {
+            throw JSONFieldError(
+                line: sizeNode.line, path: reader.childPath("contentSize"),
+                message: "expected [width, height], neither negative")
+        }
+        var policy = ScrollPolicy(contentWidth: size[0], contentHeight: size[1])
+        if let offsetNode = reader.raw("offset") {
+            guard let offset = offsetNode.numbers, offset.count == 2, offset.allSatisfy(\.isFinite) else {
+                throw JSONFieldError(
+                    line: offsetNode.line, path: reader.childPath("offset"), message: "expected [x, y]")
             }
-        }
-        if let movement = try reader.number("allowableMovement") { spec.allowableMovement = max(0, movement) }
-        if let distance = try reader.number("minimumDistance") { spec.minimumDistance = max(0, distance) }
-        if let interval = try reader.integer("tapIntervalMs", in: 1...10_000) {
-            spec.tapInterval = .milliseconds(Int64(interval))
-        }
-        if let directions = try reader.array("directions") {
-            var set: Set<SwipeDirection> = []
-            for item in directions {
-                guard case .string(let name, _) = item, let direction = SwipeDirection(rawValue: name) else {
-                    throw JSONFieldError(
-                        line: item.line, path: reader.childPath("directions"),
-                        message: "expected left, right, up or down")
-                }
-                set.insert(direction)
+            let point = Point(x: offset[0], y: offset[1])
+            guard policy.clamped(point, frame: frame) == point else {
+                let limit = policy.clamped(Point(x: .infinity, y: .infinity), frame: frame)
+                throw JSONFieldError(
+                    line: offsetNode.line, path: reader.childPath("offset"),
+                    message: "outside the content: each of x and y must be within 0...\(limit.x) and 0...\(limit.y)")
             }
-            spec.directions = set
-        }
-        if (kind == .pinch || kind == .rotate) && spec.fingers != 2 {
-            throw reader.error("fingers", "\(kind.rawValue) always uses two fingers")
+            policy.offset = point
         }
         try reader.rejectUnknownKeys()
-        return spec
+        return policy
     }
 
     private static func describe(_ value: JSONValue) -> String {
@@ -265,7 +267,7 @@ public enum SceneLoader {
         return value.kindName
     }
 
-    private static func unknownGesture(_ name: String, _ value: JSONValue, _ path: String) -> JSONFieldError {
+    static func unknownGesture(_ name: String, _ value: JSONValue, _ path: String) -> JSONFieldError {
         JSONFieldError(
             line: value.line, path: path,
             message: "unknown gesture '\(name)'; expected "

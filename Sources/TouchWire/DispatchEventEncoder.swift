@@ -19,6 +19,17 @@ public enum DispatchEventEncoder {
             writer.endArray()
             writer.endObject()
             writer.newline()
+        case .regionScrolled(let region, let offset, let time):
+            writer.beginObject()
+            writer.field("type", "region-scrolled")
+            writer.field("region", region)
+            writer.field("time_us", time.microseconds)
+            writer.beginArray("offset")
+            writer.element(offset.x)
+            writer.element(offset.y)
+            writer.endArray()
+            writer.endObject()
+            writer.newline()
         case .frame(let device, let time):
             FingerEventEncoder.encodeFrame(time: time, device: device, into: &writer)
         }

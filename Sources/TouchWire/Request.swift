@@ -33,7 +33,6 @@ public struct RequestError: Error, Equatable, Sendable, CustomStringConvertible 
         case notFound = "not-found"
         case permissionDenied = "permission-denied"
         case lineTooLong = "line-too-long"
-        case notSubscribed = "not-subscribed"
     }
 
     public var code: Code

@@ -23,6 +23,14 @@ public enum ReplayCommand {
         .value(
             "html", "FILE", help: "with --scene: a self-contained page into FILE that plays the replay over the scene"),
         .flag("drop-unassigned", help: "with --scene: report nothing for fingers that hit no region"),
+        .value(
+            "filter", "off|fuzz|one-euro",
+            help: "jitter filter on finger positions (default fuzz: libinput's hysteresis, docs/decoding.md)"),
+        .value(
+            "filter-params", "LIST",
+            help: "the filter's parameters as name=number,...: fuzz takes fuzz (device units, default each axis's "
+                + "own, or range/250); one-euro takes minCutoff (Hz, default 1), beta (Hz per device unit/s, default "
+                + "0.2), dCutoff (Hz, default 5)"),
         .flag("quiet", short: "q", help: "no summary on stderr"),
     ])
 
@@ -112,7 +120,20 @@ public enum ReplayCommand {
             try parsed.value("calibration", expected: "six numbers 'a b c d e f'") {
                 CalibrationMatrix(udevProperty: $0)
             } ?? .identity
+        settings.filter = try filter(parsed)
         return settings
+    }
+
+    static func filter(_ parsed: ParsedArguments) throws(ArgumentError) -> JitterFilter {
+        let name = try parsed.choice("filter", JitterFilter.names, default: JitterFilter.standard.name)
+        do {
+            let parameters = try JitterFilter.parseParameters(parsed["filter-params"] ?? "")
+            return try JitterFilter.make(name: name, parameters: parameters)
+        } catch {
+            throw ArgumentError.invalidValue(
+                option: "filter-params", value: parsed["filter-params"] ?? "",
+                expected: "parameters of the \(name) filter (\(error))")
+        }
     }
 
     static func parseSize(_ text: String) -> (width: Double, height: Double)? {
@@ -129,9 +150,17 @@ struct FileError: Error, CustomStringConvertible {
     var description: String { "\(path): \(message)" }
 }
 
+/// Writes into `path` as a shell's `>` does: through a symlink to its target, into a device or FIFO
+/// (`/dev/stdout`), and a full disk is an error. (FileManager.createFile wrote a temporary file and renamed it over
+/// the path: it replaced a symlink, or, for root, `/dev/stdout` itself, with a regular file, and reported success
+/// on /dev/full.)
 func write(_ text: String, to path: String, what: String) throws(FileError) {
-    guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else {
-        throw FileError(path: path, message: "cannot write \(what)")
+    do {
+        let fd = try Posix.createFile(path)
+        defer { Posix.close(fd) }
+        try Posix.writeAll(fd, Array(text.utf8))
+    } catch {
+        throw FileError(path: path, message: "cannot write \(what): \(error)")
     }
 }
 

@@ -22,6 +22,8 @@ public struct ReplayDriver {
         public var dispatch = Dispatcher.Options()
         /// Keep the dispatched events (for the SVG picture).
         public var collectDispatched = false
+        /// The jitter filter (`--filter`); libinput's hysteresis by default, as the daemon.
+        public var filter = JitterFilter.standard
 
         public init() {}
     }
@@ -96,7 +98,7 @@ public struct ReplayDriver {
         defer { engine.observer = nil }
         let spec = DeviceSpec(
             key: .named(settings.deviceName), node: settings.deviceName, description: description,
-            mapping: settings.mapping, mapsToScene: false)
+            mapping: settings.mapping, mapsToScene: false, filter: settings.filter)
         guard let device = engine.addDevice(spec, at: start ?? .zero) else {
             return summary
         }
@@ -136,7 +138,8 @@ public struct ReplayDriver {
         // up to the end of time, so a deadline that saturated there fires too.
         engine.advance(to: .max)
         sink.take(write)
-        summary.diagnostics = engine.decoder(of: device)?.diagnostics ?? DecoderDiagnostics()
+        summary.diagnostics = engine.diagnostics(of: device) ?? DecoderDiagnostics()
+        if let filter = engine.positionFilter(of: device) { summary.filter = ReplaySummary.describe(filter) }
         summary.dispatched = sink.collected
         return summary
     }

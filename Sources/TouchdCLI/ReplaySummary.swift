@@ -20,6 +20,8 @@ public struct ReplaySummary: Equatable, Sendable {
     /// Fingers still down when the recording ended, ended with `cancel` (docs/protocol.md, end of stream).
     public var endedAtEndOfStream = 0
     public var diagnostics = DecoderDiagnostics()
+    /// The jitter filter in force, with its margins ("fuzz, margins 8 x 8").
+    public var filter = ""
     public var phaseCounts: [TouchPhase: Int] = [:]
     /// With a scene: downs per region id ("" for fingers that hit nothing).
     public var downsByRegion: [String: Int] = [:]
@@ -103,6 +105,7 @@ public struct ReplaySummary: Equatable, Sendable {
         }
         let phases = TouchPhase.allCases.map { "\($0.rawValue) \(phaseCounts[$0] ?? 0)" }.joined(separator: ", ")
         lines.append("  finger events: \(phases)")
+        if !filter.isEmpty { lines.append("  jitter filter: \(filter)") }
         if !downsByRegion.isEmpty {
             let regions = downsByRegion.sorted { $0.key < $1.key }.map {
                 "\($0.key.isEmpty ? "(none)" : $0.key) \($0.value)"
@@ -118,6 +121,13 @@ public struct ReplaySummary: Equatable, Sendable {
             lines.append("  skipped lines: \(recording.skippedCount) (first: \(first))")
         }
         return lines
+    }
+
+    /// The filter as the summary names it, with the hysteresis margins it took from the device.
+    static func describe(_ filter: FingerPositionFilter) -> String {
+        guard let hysteresis = filter.hysteresis else { return filter.filter.description }
+        let margins = "margins \(hysteresis.marginX) x \(hysteresis.marginY) device units"
+        return filter.filter.description + (hysteresis.isActive ? ", " + margins : ", inactive (a margin is 0)")
     }
 
     private static func millimetres(_ axis: AbsInfo) -> Int {

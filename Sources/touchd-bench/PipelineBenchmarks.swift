@@ -28,9 +28,13 @@ enum PipelineBenchmarks {
             print("  read+parse \(Measure.format(Double(parsed - start) / 1e9, decimals: 3)) s")
         }
         let engine = Engine(scene: scene)
+        // TOUCHD_BENCH_FILTER=off|fuzz|one-euro: the device's jitter filter (default: the daemon's, fuzz).
+        let filterName = ProcessInfo.processInfo.environment["TOUCHD_BENCH_FILTER"] ?? JitterFilter.standard.name
+        let filter = (try? JitterFilter.make(name: filterName, parameters: [])) ?? .standard
         guard
             let device = engine.addDevice(
-                DeviceSpec(key: .named("bench"), node: "bench", description: recording.description), at: .zero),
+                DeviceSpec(key: .named("bench"), node: "bench", description: recording.description, filter: filter),
+                at: .zero),
             case .admitted(let client) = engine.connect(
                 PeerCredentials(pid: 1, uid: 0, gid: 0, groups: [0]), at: .zero)
         else { throw SetupError() }
@@ -66,28 +70,47 @@ enum PipelineBenchmarks {
         return (recording.events.count, seconds, outputBytes - hello.0, writes - hello.1, frames)
     }
 
-    /// Benchmark 2: the decoder alone on raw input_event data (already in memory as bytes).
+    /// Benchmark 2: the decoder alone on raw input_event data (already in memory as bytes). With
+    /// TOUCHD_BENCH_FILTER set, the decoder, that jitter filter and the mapping (`TouchPipeline`) instead: its
+    /// allocations per frame show the filter allocates nothing per event.
     static func decoder(rawFile: String, description: DeviceDescription) throws
         -> (events: Int, frames: Int, seconds: Double, allocationsPerFrame: Double)
     {
         let bytes = [UInt8](FileManager.default.contents(atPath: rawFile) ?? Data())
         let events = try RawEventReader.parse(bytes, file: rawFile)
+        if let name = ProcessInfo.processInfo.environment["TOUCHD_BENCH_FILTER"] {
+            var pipeline = TouchPipeline(
+                decoder: TouchDecoder(description: description),
+                mapping: try CoordinateMapping(device: description),
+                filter: (try? JitterFilter.make(name: name, parameters: [])) ?? .standard)
+            var outputs: [PipelineOutput] = []
+            outputs.reserveCapacity(64)
+            return measureDecoding(events) { event in
+                pipeline.process(event, into: &outputs)
+                outputs.removeAll(keepingCapacity: true)
+            }
+        }
         var decoder = TouchDecoder(description: description)
         var outputs: [DecoderOutput] = []
         outputs.reserveCapacity(64)
-        // Warm up on the first tenth, so buffers reach their steady size; then count.
-        let warm = events.count / 10
-        for event in events[0..<warm] {
+        return measureDecoding(events) { event in
             decoder.process(event, into: &outputs)
             outputs.removeAll(keepingCapacity: true)
         }
+    }
+
+    private static func measureDecoding(_ events: [InputEvent], _ process: (InputEvent) -> Void)
+        -> (events: Int, frames: Int, seconds: Double, allocationsPerFrame: Double)
+    {
+        // Warm up on the first tenth, so buffers reach their steady size; then count.
+        let warm = events.count / 10
+        for event in events[0..<warm] { process(event) }
         var frames = 0
         let allocationsBefore = Measure.allocations()
         let start = Measure.nanoseconds()
         for event in events[warm...] {
-            decoder.process(event, into: &outputs)
+            process(event)
             if event.isSynReport { frames += 1 }
-            outputs.removeAll(keepingCapacity: true)
         }
         let seconds = Double(Measure.nanoseconds() - start) / 1e9
         let allocations = Measure.allocations() - allocationsBefore

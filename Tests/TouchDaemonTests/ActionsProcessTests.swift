@@ -172,6 +172,32 @@ final class ActionsProcessTests {
         #expect(daemon.log.contains("closed (its transient regions screen)"))
     }
 
+    /// Each removal waited 2 s for its reply, one region after another, and the commands were told only after: a
+    /// stopped or hung touchd held the stop past the unit's TimeoutStopSec=5 with three regions.
+    @Test("SIGTERM while touchd does not answer: the stop takes one reply's wait, not one per region")
+    func stopWhileTouchdHangs() throws {
+        let daemon = try daemon(replay: false)
+        defer {
+            daemon.signal(SIGCONT)
+            daemon.stop()
+        }
+        let log = directory + "/actions.log"
+        let regions = (0..<3).map { #"{"id": "r\#($0)", "frame": [\#($0 * 100), 0, 50, 50], "gestures": ["tap"]}"# }
+        let process = try actions(
+            #"{"regions": [\#(regions.joined(separator: ","))], "rules": [{"gesture": "tap", "run": ["true"]}]}"#,
+            socket: daemon.socket, log: log)
+        defer { if process.isRunning { process.terminate() } }
+        #expect(waitFor(seconds: 10) { self.lines(log).contains { $0.contains("connected to touchd") } })
+        daemon.signal(SIGSTOP)
+        let start = Date()
+        kill(process.processIdentifier, SIGTERM)
+        #expect(waitForExit(process))
+        let took = Date().timeIntervalSince(start)
+        #expect(took < 4, "the stop took \(took) s")
+        #expect(process.terminationStatus == 0)
+        #expect(lines(log).last?.hasSuffix("stopping (SIGTERM): 0 region(s) removed") == true)
+    }
+
     @Test("when touchd restarts, touchd-actions connects again and adds its regions again")
     func reconnects() throws {
         let socket = directory + "/touchd.sock"

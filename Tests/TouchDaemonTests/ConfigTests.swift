@@ -30,6 +30,27 @@ struct ConfigTests {
         #expect(Config().rules(name: "panel", node: "/dev/input/event3", vendor: 1, product: 2).forwardUnclaimed == nil)
     }
 
+    @Test("a device rule's filter: a name, or an object with a type and its parameters; the last match wins")
+    func filters() throws {
+        let json = """
+            {"devices": [
+              {"filter": "off"},
+              {"match": {"name": "N-Trig"}, "filter": {"type": "fuzz", "fuzz": 40}},
+              {"match": {"node": "/dev/input/event5"}, "filter": {"type": "one-euro", "beta": 0.02}}
+            ]}
+            """
+        let config = try ConfigLoader.parse(Array(json.utf8), file: "c.json")
+        #expect(config.rules(name: "x", node: "/dev/input/event1", vendor: 0, product: 0).filter == .off)
+        #expect(
+            config.rules(name: "N-Trig", node: "/dev/input/event1", vendor: 0, product: 0).filter == .fuzz(override: 40)
+        )
+        #expect(
+            config.rules(name: "N-Trig", node: "/dev/input/event5", vendor: 0, product: 0).filter
+                == .oneEuro(OneEuroParameters(minCutoff: 1, beta: 0.02, derivativeCutoff: 5)))
+        let none = try ConfigLoader.parse(Array("{\"devices\": [{\"grab\": true}]}".utf8), file: "c.json")
+        #expect(none.rules(name: "x", node: "/dev/input/event1", vendor: 0, product: 0).filter == nil)
+    }
+
     @Test("an empty object is the default configuration")
     func empty() throws {
         #expect(try ConfigLoader.parse(Array("{}".utf8), file: "c.json") == Config())
@@ -62,6 +83,31 @@ struct ConfigTests {
             ("{\"logLevel\": \"loud\"}", 1, "logLevel", "expected one of err, warning, notice, info, debug"),
             ("{\"sockets\": {}}", 1, "sockets", "unknown key 'sockets'"),
             ("{\"socket\": ", 1, "", "JSON syntax: unexpected end of input, expected a value (column 12)"),
+            (
+                "{\"devices\": [{\"filter\": \"kalman\"}]}", 1, "devices[0].filter",
+                "unknown filter 'kalman': expected off, fuzz, one-euro"
+            ),
+            (
+                "{\"devices\": [\n{\"filter\": {\n\"type\": \"median\"}}]}", 3, "devices[0].filter.type",
+                "unknown filter 'median': expected off, fuzz, one-euro"
+            ),
+            (
+                "{\"devices\": [{\"filter\": {\"type\": \"fuzz\",\n \"beta\": 1}}]}", 2, "devices[0].filter.beta",
+                "unknown key 'beta' (the fuzz filter takes fuzz)"
+            ),
+            (
+                "{\"devices\": [{\"filter\": {\"type\": \"one-euro\",\n\n \"minCutoff\": 0}}]}", 3,
+                "devices[0].filter.minCutoff", "minCutoff must be a positive number of Hz"
+            ),
+            (
+                "{\"devices\": [{\"filter\": {\"type\": \"fuzz\", \"fuzz\": -3}}]}", 1, "devices[0].filter.fuzz",
+                "fuzz must be a whole number of device units, 0 or more"
+            ),
+            (
+                "{\"devices\": [{\"filter\": {\"beta\": 1}}]}", 1, "devices[0].filter",
+                "missing required key 'type'"
+            ),
+            ("{\"devices\": [{\"filter\": 3}]}", 1, "devices[0].filter", "expected an object, found number"),
         ] as [(String, Int, String, String)])
     func errors(json: String, line: Int, path: String, message: String) throws {
         let error = try #require(throws: ConfigError.self) {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TouchClient
 import TouchJSON
+import TouchPosix
 import TouchTestKit
 
 #if canImport(Glibc)
@@ -101,6 +102,56 @@ struct DaemonStreamTests {
         #expect(missing.err.contains("not-found: no region 'ghost'"))
         let ping = try DaemonProcess.run(DaemonProcess.touchctl, ["--socket", daemon.socket, "ping"])
         #expect(ping.out.contains("touchd answers: touchd 0.1.0, protocol 1"))
+    }
+
+    @Test("a symlinked scene file: editing the link's target in its own directory reloads, as swapping the link does")
+    func symlinkedSceneFileReload() throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("touchd-link-\(getpid())").path
+        let linkDirectory = base + "/etc"
+        let targetDirectory = base + "/kiosk"
+        for directory in [linkDirectory, targetDirectory] {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        }
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        let target = targetDirectory + "/scene.json"
+        let other = targetDirectory + "/other.json"
+        let link = linkDirectory + "/scene.json"
+        try #"{"size": [100, 100], "regions": [{"id": "one", "frame": [0, 0, 10, 10]}]}"#.write(
+            toFile: target, atomically: true, encoding: .utf8)
+        try #"{"size": [100, 100], "regions": [{"id": "three", "frame": [0, 0, 10, 10]}]}"#.write(
+            toFile: other, atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+        let daemon = try DaemonProcess(arguments: ["--scene", link])
+        defer { daemon.stop() }
+        let client = try TouchClient(path: daemon.socket, retry: .init(attempts: 10))
+        #expect(try client.subscribe(events: ["scene"]).ok)
+
+        // A change the watch misses fails the test instead of hanging it.
+        func nextNotice() throws -> Message? {
+            try Posix.waitUntilReadable(client.fileDescriptor, timeoutMilliseconds: 10_000) ? client.next() : nil
+        }
+        // The target edited where it lives: nothing in the link's directory changes.
+        try #"{"size": [100, 100], "regions": [{"id": "two", "frame": [0, 0, 10, 10]}]}"#.write(
+            toFile: target, atomically: true, encoding: .utf8)
+        guard case .sceneChanged(let version, let source)? = try nextNotice() else {
+            Issue.record("no scene-changed after the link's target changed")
+            return
+        }
+        #expect(version == 2)
+        #expect(source.contains("the scene file changed"))
+        let scene = try DaemonProcess.run(DaemonProcess.touchctl, ["--socket", daemon.socket, "scene", "get"])
+        #expect(scene.out.contains(#""id":"two""#))
+
+        // The link swapped to another file: seen in the link's directory, and the new target is followed.
+        try FileManager.default.removeItem(atPath: link)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: other)
+        guard case .sceneChanged(let swapped, _)? = try nextNotice() else {
+            Issue.record("no scene-changed after the link was swapped")
+            return
+        }
+        #expect(swapped == 3)
+        let after = try DaemonProcess.run(DaemonProcess.touchctl, ["--socket", daemon.socket, "scene", "get"])
+        #expect(after.out.contains(#""id":"three""#))
     }
 
     @Test("the scene file: a good edit reloads by itself, a bad one is refused and the old scene stays; SIGHUP reloads")

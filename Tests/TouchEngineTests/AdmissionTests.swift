@@ -71,6 +71,30 @@ struct AdmissionTests {
         #expect(harness.logs.last?.severity == .notice)
     }
 
+    @Test("refusals held back with no refusal after them are counted once their second is over, and only then")
+    func heldBackRefusalsCountedAtIntervalEnd() throws {
+        let harness = EngineHarness(settings: Fixtures.settings(maximum: 2, reserved: 1))
+        _ = try harness.client(Fixtures.user)
+        harness.setClock(Fixtures.ms(100))
+        for _ in 0..<4 { harness.connect(Fixtures.user) }
+        #expect(harness.logged("refused").count == 1)
+        // The first refusal opened the window at 100 ms: the three after it are due to be counted at 1,100 ms.
+        #expect(harness.engine.nextDeadline == Fixtures.ms(1100))
+        harness.advance(to: Fixtures.ms(1099))
+        #expect(harness.logged("not logged one by one").isEmpty)
+        harness.advance(to: Fixtures.ms(1100))
+        #expect(
+            harness.logged("not logged one by one") == [
+                "3 more client(s) refused in the last second, not logged one by one"
+            ])
+        #expect(harness.logs.last?.severity == .notice)
+        // Counted once: nothing is due any more, and the next refusal starts afresh.
+        #expect(harness.engine.nextDeadline != Fixtures.ms(1100))
+        harness.setClock(Fixtures.ms(3000))
+        harness.connect(Fixtures.user)
+        #expect(harness.logged("refused client").last?.hasSuffix("since the last such line)") == false)
+    }
+
     @Test("with subscribeGroups set only root and the groups' members may connect, and only root may change the scene")
     func subscribeGroups() throws {
         var settings = Fixtures.settings()

@@ -56,9 +56,11 @@ enum Fixtures {
         ]}
         """
 
-    /// The test touchscreen as a live device named `event3`, mapped to the scene.
-    static func touchscreen(key: String = "event3") -> DeviceSpec {
-        DeviceSpec(key: .named(key), node: "/dev/input/" + key, description: TestDevices.touchscreen)
+    /// The test touchscreen as a live device named `event3`, mapped to the scene. Its jitter filter is off: these
+    /// tests pin dispatched positions to the kernel's exactly; the filter's own engine test is `FilteredDeviceTests`.
+    static func touchscreen(key: String = "event3", filter: JitterFilter = .off) -> DeviceSpec {
+        DeviceSpec(
+            key: .named(key), node: "/dev/input/" + key, description: TestDevices.touchscreen, filter: filter)
     }
 
     static func ms(_ milliseconds: Int64) -> EventTime { EventTime(microseconds: milliseconds * 1000) }

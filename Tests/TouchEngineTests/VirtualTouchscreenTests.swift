@@ -17,9 +17,10 @@ struct VirtualTouchscreenTests {
         ]}
         """
 
-    func setUp(forwarding: Bool = true) throws -> (EngineHarness, DeviceHandle, ClientID) {
+    func setUp(forwarding: Bool = true, filter: JitterFilter = .off) throws -> (EngineHarness, DeviceHandle, ClientID) {
         let harness = EngineHarness(scene: Fixtures.scene(Self.sceneJSON))
         var spec = Fixtures.touchscreen()
+        spec.filter = filter
         if forwarding { spec.virtualTouchscreen = VirtualTouchscreen.description(for: spec.description) }
         let device = try harness.addDevice(spec)
         let client = try harness.client()
@@ -111,6 +112,23 @@ struct VirtualTouchscreenTests {
                 "3:57:0 3:53:2000 3:54:2000 3:58:40 1:330:1 3:0:2000 3:1:2000 0:0:0",
                 "3:58:60 0:0:0",
                 "3:53:2001 3:0:2001 0:0:0",
+            ])
+    }
+
+    @Test("a move the jitter filter holds back for touchd's clients still reaches the virtual touchscreen, raw")
+    func filteredMovesForwarded() throws {
+        let (harness, device, client) = try setUp(filter: .standard)
+        let script = EventScript()
+        // The default filter (libinput's hysteresis; this panel declares no fuzz, so mtdev's range / 250, about
+        // 16 units) keeps a 2-unit move still: clients get no move, the compositor gets the kernel's.
+        script.down(id: 4, x: 2000, y: 2000).move(x: 2002, y: 2000).up()
+        harness.feed(script, from: device)
+        #expect(harness[client].take().touches.map { $0.type ?? "" } == ["down", "up"])
+        #expect(
+            frames(harness) == [
+                "3:57:0 3:53:2000 3:54:2000 1:330:1 3:0:2000 3:1:2000 0:0:0",
+                "3:53:2002 3:0:2002 0:0:0",
+                "3:57:-1 1:330:0 0:0:0",
             ])
     }
 

@@ -39,6 +39,7 @@ final class DispatchHarness {
             case .touch(let t): "\(t.phase.rawValue) \(t.finger) \(t.region ?? "-")"
             case .gesture(let region, let g): "\(g.name) \(g.event.rawValue) \(region)"
             case .regionMoved(let region, _, _): "moved \(region)"
+            case .regionScrolled(let region, let offset, _): "scrolled \(region) \(offset.x) \(offset.y)"
             case .frame: nil
             }
         }

@@ -159,6 +159,16 @@ struct SceneEditingTests {
         #expect(throws: SceneEditor.EditError.notFound("ghost")) {
             try SceneEditor.removeRegion("ghost", from: Self.scene)
         }
+
+        // Several at once: a child inside a removed parent is not counted again; absent ids are skipped.
+        let several = try #require(
+            try SceneEditor.removeRegions(["poly", "ghost", "panel", "knob", "poly"], from: Self.scene))
+        #expect(several.scene.regions.isEmpty)
+        #expect(several.removed == ["poly", "panel"])
+        let child = try #require(try SceneEditor.removeRegions(["knob"], from: Self.scene))
+        #expect(child.scene.regions.map(\.id) == ["panel", "poly"])
+        #expect(child.scene.regions[0].children.isEmpty)
+        #expect(try SceneEditor.removeRegions(["ghost"], from: Self.scene) == nil)
         #expect(throws: SceneEditor.EditError.self) {
             try SceneEditor.addRegion(
                 try JSONParser.parse(#"{"id": "poly", "frame": [0, 0, 1, 1]}"#), parent: nil, to: Self.scene)

@@ -32,6 +32,7 @@ struct HTMLReplayTests {
         settings.scene = scene
         settings.mapping.outputSize = (1280, 800)
         settings.collectDispatched = true
+        settings.filter = .off  // the page's positions are checked against the kernel's exactly
         let summary = try ReplayDriver(recording: recording, settings: settings).run { _ in }
         return HTMLRenderer.render(scene: scene, events: summary.dispatched, start: summary.firstTime!)
     }
@@ -78,5 +79,34 @@ struct HTMLReplayTests {
         #expect(html.components(separatedBy: "http").count == 3)
         #expect(html.components(separatedBy: "http://www.w3.org/2000/svg").count == 3)
         #expect(!html.contains("src=") && !html.contains("href="))
+    }
+
+    /// The page went to a temporary file renamed over the path: a symlink became a regular file (and, run as root,
+    /// `--html /dev/stdout` replaced /dev/stdout itself), and a full disk (/dev/full) was a success.
+    @Test(
+        "--html and --svg write into the path as a shell's > does: through a symlink, and /dev/full is an error",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: touchdBinary), "touchd must be built first"))
+    func writesThroughThePath() throws {
+        let directory = NSTemporaryDirectory() + "touchd-html-write-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let recording = SharedRecordings.repositoryRoot + "/config/demo/panel.evemu"
+        let scene = SharedRecordings.repositoryRoot + "/config/demo/scene.json"
+        for kind in ["html", "svg"] {
+            let target = directory + "/target." + kind
+            let link = directory + "/link." + kind
+            try "old".write(toFile: target, atomically: false, encoding: .utf8)
+            try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+            let run = try runTouchd(["replay", recording, "--scene", scene, "--" + kind, link, "--quiet"])
+            #expect(run.status == 0, "\(run.stderr)")
+            // Required: where the path is replaced rather than written, /dev/full below would be replaced too.
+            try #require(try FileManager.default.destinationOfSymbolicLink(atPath: link) == target)
+            #expect(
+                try String(contentsOfFile: target, encoding: .utf8).hasPrefix(kind == "html" ? "<!DOCTYPE" : "<?xml"))
+
+            let full = try runTouchd(["replay", recording, "--scene", scene, "--" + kind, "/dev/full", "--quiet"])
+            #expect(full.status == 1)
+            #expect(full.stderr.contains("/dev/full: cannot write"), "\(full.stderr)")
+        }
     }
 }

@@ -15,8 +15,13 @@ import TouchdCLI
 struct SceneReplayTests {
     static let root = SharedRecordings.repositoryRoot
 
-    func replay(_ recording: Recording, scene: Scene, size: (Double, Double)?) throws -> ReplaySummary {
+    /// Through the jitter filter given: the answers below are the files' own positions, so `off` unless a test is
+    /// about what the filter does to a gesture.
+    func replay(
+        _ recording: Recording, scene: Scene, size: (Double, Double)?, filter: JitterFilter = .off
+    ) throws -> ReplaySummary {
         var settings = ReplayDriver.Settings()
+        settings.filter = filter
         settings.scene = scene
         settings.mapping.outputSize = size
         settings.collectDispatched = true
@@ -52,6 +57,13 @@ struct SceneReplayTests {
         #expect(moves.last?.0 == "knob")
         let knobX = try #require(moves.last?.1.x)
         #expect(abs(knobX - (30 + 375)) < 1e-9)  // 1200 device units → 375 output units
+        // Through the default filter the knob ends at most the hysteresis margin behind: 8 device units (4095/250
+        // = 16, halved) of 0.3125 output units each, so within 2.5 of where the kernel's positions put it.
+        let filtered = try replay(recording, scene: scene, size: (1280, 800), filter: .standard)
+        #expect(filtered.gesturesEnded == summary.gesturesEnded)
+        let filteredKnobX = try #require(
+            filtered.dispatched.compactMap { if case .regionMoved(_, let frame, _) = $0 { frame.x } else { nil } }.last)
+        #expect(abs(filteredKnobX - knobX) <= 2.5 && filteredKnobX != knobX)
         let press = try #require(gestures(summary).first { $0.kind == .longPress })
         #expect(
             press.time
@@ -91,6 +103,25 @@ struct SceneReplayTests {
         #expect(parser.parse(), "\(parser.parserError.map { "\($0)" } ?? "")")
         #expect(counter.fingerPaths == 10)
         #expect(counter.regions == ["play", "favourite", "knob", "photo", "menu", "background"])
+    }
+
+    /// A scene may name a region with any JSON string, control characters too; XML 1.0 allows none of them but tab,
+    /// line feed and carriage return, so written raw they made the whole SVG unreadable.
+    @Test("the SVG stays well-formed XML when a region id holds control characters")
+    func svgControlCharacters() throws {
+        let script = EventScript(start: EventTime(microseconds: 5_000_000))
+        script.slot(0).trackingID(1).position(x: 1024, y: 2048).report()
+        script.trackingID(-1).report()
+        let recording = Recording(
+            format: .evemu, description: TestDevices.touchscreen, descriptionSource: .embedded, events: script.events)
+        var region = Region(id: "a\u{0}b\u{1}c\u{1B}[2J\u{7F}\td", frame: Rect(x: 0, y: 0, width: 1280, height: 800))
+        region.gestures = [GestureSpec(.tap)]
+        let scene = Scene(width: 1280, height: 800, regions: [region])
+        let svg = SVGRenderer.render(
+            scene: scene, events: try replay(recording, scene: scene, size: (1280, 800)).dispatched)
+        let parser = XMLParser(data: Data(svg.utf8))
+        #expect(parser.parse(), "\(parser.parserError.map { "\($0)" } ?? "")")
+        #expect(svg.contains("a\u{FFFD}b\u{FFFD}c\u{FFFD}[2J"))
     }
 
     static let huge = Scene(width: 100_000, height: 100_000, regions: [])

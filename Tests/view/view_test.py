@@ -220,8 +220,9 @@ def check_restored(session, directory, name, status):
 
 def main():
     if not os.path.exists(RECORDING):
+        # A user's checkout may lack the shared recordings; CI always has them, so there a skip is a failure.
         print("view-test: skipped: %s is missing (set TOUCHD_RECORDINGS)" % RECORDING)
-        return 0
+        return 1 if os.environ.get("CI") else 0
     events = expected_events()
     (width, height), region_list = regions()
     directory = tempfile.mkdtemp(prefix="touchd-view-test-")

@@ -7,6 +7,7 @@
 # 4. The device is destroyed: touchd reports it gone and keeps running.
 # Usage: guest-daemon.sh plain|udev       Exit 0 = all checks passed.
 set -u
+. /vm/device-node.sh
 MODE=${1:-plain}
 D=/touchd
 W=${VMRUN_OUT:-/tmp}
@@ -37,14 +38,7 @@ sleep 0.3
 
 evemu-device $D/panel.evemu > $W/evemu-device.out 2>&1 &
 DEVICE=$!
-NODE=""
-i=0
-while [ -z "$NODE" ] && [ $i -lt 100 ]; do
-    for n in /sys/class/input/event*; do
-        [ "$(cat "$n/device/name" 2>/dev/null)" = "$NAME" ] && NODE=/dev/input/${n##*/}
-    done
-    [ -n "$NODE" ] || { sleep 0.1; i=$((i+1)); }
-done
+NODE=$(device_node "$NAME")
 check "evemu-device created the touchscreen" "[ -n '$NODE' ]"
 [ "$MODE" = udev ] && udevadm settle --timeout=10
 check "touchd opened the hotplugged device" "wait_for 'grep -q \"$NODE .*touchscreen\" $W/daemon.log' 100"

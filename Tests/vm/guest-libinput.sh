@@ -7,6 +7,7 @@
 #   cpu LABEL touchd MS ms libinput MS ms events N seconds S lines-touchd N lines-libinput N
 # One stream at a time: its device is removed (evemu-device ended) before the next is made.
 set -u
+. /vm/device-node.sh
 D=/touchd
 W=${VMRUN_OUT:-/tmp}
 SOCK=/tmp/touchd.sock
@@ -20,14 +21,7 @@ while IFS='|' read -r LABEL DESC EVENTS PLAYS; do
     NAME=$(sed -n 's/^N: //p' "$D/$DESC" | head -n 1)
     evemu-device "$D/$DESC" < /dev/null > "$W/$LABEL-device.out" 2>&1 &
     DEVICE=$!
-    NODE=""
-    i=0
-    while [ -z "$NODE" ] && [ $i -lt 100 ]; do
-        for n in /sys/class/input/event*; do
-            [ "$(cat "$n/device/name" 2>/dev/null)" = "$NAME" ] && NODE=/dev/input/${n##*/}
-        done
-        [ -n "$NODE" ] || { sleep 0.1; i=$((i + 1)); }
-    done
+    NODE=$(device_node "$NAME")
     if [ -z "$NODE" ]; then
         echo "FAIL: $LABEL: no device named '$NAME'"
         kill $DEVICE 2>/dev/null

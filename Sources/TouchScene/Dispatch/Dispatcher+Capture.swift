@@ -55,6 +55,7 @@ extension Dispatcher {
             state.recognizers = recognizers(for: index.chain(from: target))
             state.container = index.chain(from: target).dropFirst().first { index.nodes[$0].region.intercept != nil }
             claimDrag(of: target, by: key, &state)
+            claimScroll(of: target, by: key, from: mapped.position)
         }
         if let container = state.container, let delay = index.nodes[container].region.intercept?.delay,
             delay.microseconds > 0
@@ -71,6 +72,8 @@ extension Dispatcher {
     /// Raw event, recognizers, drag-follow: everything the target hears of one finger event.
     func deliver(_ state: inout FingerState, _ mapped: MappedFingerEvent, key: FingerKey) {
         followDrag(state, mapped, key: key)
+        // Checked here, so a scene without a finger scrolling pays one test per event and no call.
+        if !scrollDrivers.isEmpty { followScroll(state, mapped, key: key) }
         if !state.silent { out.append(.touch(touchEvent(state, mapped, regionNode: state.target, in: index))) }
         state.lastLocation = mapped.position
         state.lastContact = mapped.event.contact
@@ -80,6 +83,7 @@ extension Dispatcher {
     func finish(_ state: FingerState, _ mapped: MappedFingerEvent, key: FingerKey) {
         if let target = state.target {
             releaseDrag(of: target, by: key)
+            releaseScroll(of: target, by: key)
             recordTap(on: target, state, mapped)
         }
         fingers[key] = nil
@@ -88,13 +92,15 @@ extension Dispatcher {
     func touchEvent(_ state: FingerState, _ mapped: MappedFingerEvent, regionNode: Int?, in index: SceneIndex)
         -> DispatchedTouch
     {
-        let node = regionNode.map { index.nodes[$0] }
+        // Two fields, not the node: a copy of the node (its region, gestures and all) is a memcpy on every event.
+        let id = regionNode.map { index.nodes[$0].region.id }
+        let origin = regionNode.map { index.nodes[$0].frame.origin }
         let phase = mapped.event.phase
         return DispatchedTouch(
-            phase: phase, region: node?.id, device: state.device, key: state.key, finger: state.finger,
+            phase: phase, region: id, device: state.device, key: state.key, finger: state.finger,
             slot: state.slot,
             time: mapped.event.time, location: mapped.position,
-            local: node.map { mapped.position - $0.frame.origin } ?? mapped.position,
+            local: origin.map { mapped.position - $0 } ?? mapped.position,
             previous: phase == .down ? state.downLocation : state.lastLocation,
             translation: mapped.position - state.downLocation, sinceDown: mapped.event.time - state.downTime,
             tapCount: state.tapCount, contact: mapped.event.contact)

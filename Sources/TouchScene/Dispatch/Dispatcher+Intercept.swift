@@ -25,6 +25,8 @@ extension Dispatcher {
         // The child no longer has the finger: if it was dragging the child, another finger may now.
         if let target = state.target { releaseDrag(of: target, by: key) }
         state.target = container
+        // The container's stream starts where the finger went down: so does its scrolling.
+        claimScroll(of: container, by: key, from: state.downLocation)
         state.container = nil
         state.deliverAt = nil
         state.withheld = []

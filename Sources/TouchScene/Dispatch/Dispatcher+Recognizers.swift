@@ -13,20 +13,6 @@ extension Dispatcher {
         }
     }
 
-    /// For each gesture kind, the recognizers of the nearest region in the chain that asks for it.
-    func recognizers(for chain: [Int]) -> [Int] {
-        var kinds: Set<GestureKind> = []
-        var result: [Int] = []
-        for node in chain {
-            let own = Set(index.nodes[node].region.gestures.map(\.kind))
-            for member in recognizersByNode[node] where !kinds.contains(arena.recognizers[member].spec.kind) {
-                result.append(member)
-            }
-            kinds.formUnion(own)
-        }
-        return result
-    }
-
     func ownerOf(_ member: Int) -> Int {
         recognizersByNode.firstIndex { $0.contains(member) } ?? 0
     }
@@ -43,13 +29,6 @@ extension Dispatcher {
             for recognizer in made {
                 recognizersByNode[node].append(arena.recognizers.count)
                 arena.add(recognizer, owner: node)
-            }
-            // A tap waits for the taps of more taps (same fingers) on the same region to fail.
-            for recognizer in made where recognizer.spec.kind == .tap {
-                recognizer.mustFail = made.filter {
-                    $0.spec.kind == .tap && $0.spec.fingers == recognizer.spec.fingers
-                        && $0.spec.taps > recognizer.spec.taps
-                }
             }
         }
         return arena

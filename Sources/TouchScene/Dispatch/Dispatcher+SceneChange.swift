@@ -14,11 +14,12 @@ extension Dispatcher {
         for (node, members) in oldRecognizers.enumerated() {
             let oldRegion = oldIndex.nodes[node].region
             guard let newNode = index[oldRegion.id], newNode.region.gestures == oldRegion.gestures,
-                newNode.region.simultaneous == oldRegion.simultaneous
+                newNode.region.simultaneous == oldRegion.simultaneous, newNode.region.sequenced == oldRegion.sequenced
             else { continue }
             reused[oldRegion.id] = members.map { oldArena.recognizers[$0] }
         }
         arena = makeArena(reusing: reused)
+        linkRelations()
         var carried: [ObjectIdentifier: Int] = [:]
         for (position, recognizer) in arena.recognizers.enumerated() {
             carried[ObjectIdentifier(recognizer)] = position
@@ -45,6 +46,7 @@ extension Dispatcher {
                 state.dead = true
                 // A dead finger drags nothing: the region (if it comes back) is free for the next finger.
                 dragDrivers = dragDrivers.filter { $0.value != key }
+                scrollDrivers = scrollDrivers.filter { $0.value.key != key }
                 state.recognizers = []
                 state.withheld = []
                 state.deliverAt = nil
@@ -70,6 +72,20 @@ extension Dispatcher {
         dragDrivers = Dictionary(
             uniqueKeysWithValues: dragDrivers.compactMap { node, key in
                 index.index(of: oldIndex.nodes[node].id).map { ($0, key) }
+            })
+        // A container that still scrolls keeps its finger, from the new scene's offset on.
+        scrollDrivers = Dictionary(
+            uniqueKeysWithValues: scrollDrivers.compactMap { node, drive in
+                index.index(of: oldIndex.nodes[node].id).flatMap { new in
+                    index.nodes[new].region.scroll.map { scroll in
+                        (
+                            new,
+                            ScrollDrive(
+                                key: drive.key, startOffset: scroll.offset,
+                                origin: fingers[drive.key]?.lastLocation ?? drive.origin)
+                        )
+                    }
+                }
             })
         tapHistory = Dictionary(
             uniqueKeysWithValues: tapHistory.compactMap { node, record in

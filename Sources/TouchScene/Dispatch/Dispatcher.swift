@@ -28,6 +28,8 @@ public final class Dispatcher {
     var fingers: [FingerKey: FingerState] = [:]
     /// Per node, the finger key that drags it.
     var dragDrivers: [Int: FingerKey] = [:]
+    /// Per scroll container, the finger that scrolls it.
+    var scrollDrivers: [Int: ScrollDrive] = [:]
     var tapHistory: [Int: TapRecord] = [:]
     var out: [DispatchEvent] = []
     /// `nextDeadline` since the last change; nil when it must be worked out again.
@@ -64,6 +66,7 @@ public final class Dispatcher {
         index = SceneIndex(scene: scene)
         arena = GestureArena()
         arena = makeArena(reusing: [:])
+        linkRelations()
     }
 
     /// Fingers currently down (and not cancelled).

@@ -43,7 +43,8 @@ public enum HTMLRenderer {
             switch event {
             case .touch(let touch): last = max(last, offset(touch.time))
             case .gesture(_, let gesture): last = max(last, offset(gesture.time))
-            case .regionMoved(_, _, let time), .frame(_, let time): last = max(last, offset(time))
+            case .regionMoved(_, _, let time), .regionScrolled(_, _, let time), .frame(_, let time):
+                last = max(last, offset(time))
             }
         }
         var writer = JSONWriter()
@@ -128,7 +129,8 @@ public enum HTMLRenderer {
         const button = document.getElementById("play");
         const clock = document.getElementById("clock");
         const recent = document.getElementById("recent");
-        const areas = {};
+        // Keyed by region id: no prototype, or an id like "constructor" or "__proto__" finds Object's own.
+        const areas = Object.create(null);
         for (const shape of document.querySelectorAll(".touchable[data-region]")) {
           (areas[shape.dataset.region] = areas[shape.dataset.region] || []).push(shape);
         }

@@ -108,15 +108,20 @@ public enum SVGRenderer {
         return text
     }
 
+    /// Text for an attribute or an element. Control characters other than tab, line feed and carriage return become
+    /// U+FFFD: XML 1.0 has no way to write them, not even as a character reference, and one would make the whole
+    /// file unreadable (a scene may name a region with any JSON string).
     static func escape(_ text: String) -> String {
         var out = ""
-        for character in text {
-            switch character {
+        for scalar in text.unicodeScalars {
+            switch scalar {
             case "&": out += "&amp;"
             case "<": out += "&lt;"
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
-            default: out.append(character)
+            case "\t", "\n", "\r": out.unicodeScalars.append(scalar)
+            case "\u{0}"..."\u{1F}", "\u{7F}", "\u{FFFE}", "\u{FFFF}": out += "\u{FFFD}"
+            default: out.unicodeScalars.append(scalar)
             }
         }
         return out

@@ -89,6 +89,9 @@ extension TextFormatter {
         case .regionMoved(let region, let frame, let time):
             return pad("scene", 8) + pad("REGION_MOVED", 14) + offset(time, from: start) + "  " + region + " to "
                 + fixed(frame.x) + "/" + fixed(frame.y)
+        case .regionScrolled(let region, let offset, let time):
+            return pad("scene", 8) + pad("REGION_SCROLLED", 14) + self.offset(time, from: start) + "  " + region
+                + " offset " + fixed(offset.x) + "/" + fixed(offset.y)
         case .frame:
             return nil
         }

@@ -1,0 +1,100 @@
+/// One device's jitter filter: the state of each live finger, and the position to report for each finger event.
+///
+/// Pure: value types, the events' own times, no clock. Fingers are few, so they sit in one array searched from the
+/// end (the newest finger is the likeliest); it keeps its capacity, so an event allocates nothing.
+///
+/// Per phase: a `down` is reported where the kernel put it and starts the finger's state; a `move` is filtered, and
+/// suppressed (nil) when its filtered position equals the one reported before; an `up` or `cancel` is never
+/// suppressed and carries the filtered position of its own sample (with the hysteresis, where the finger was last
+/// reported unless the lift frame moved it past the margin), so a lift never jumps where no move went.
+public struct FingerPositionFilter: Sendable {
+    public let filter: JitterFilter
+    /// The hysteresis margins in force (`.fuzz` only).
+    public let hysteresis: FuzzHysteresis?
+    private let oneEuro: OneEuroParameters?
+    private var fingers: [Track] = []
+
+    private struct Track: Sendable {
+        var finger: FingerID
+        /// The position last reported, in device units.
+        var x: Double
+        var y: Double
+        /// The time of the last sample the 1€ filter took.
+        var time: EventTime
+        var oneEuroX: OneEuroAxis
+        var oneEuroY: OneEuroAxis
+    }
+
+    public init(filter: JitterFilter, device: DeviceDescription) {
+        self.filter = filter
+        switch filter {
+        case .off:
+            hysteresis = nil
+            oneEuro = nil
+        case .fuzz(let override):
+            hysteresis = FuzzHysteresis(device: device, fuzz: override)
+            oneEuro = nil
+        case .oneEuro(let parameters):
+            hysteresis = nil
+            oneEuro = parameters
+        }
+        fingers.reserveCapacity(DeviceDescription.maximumSlots)
+    }
+
+    /// Whether positions pass through untouched (the pipeline then skips the filter entirely).
+    public var isOff: Bool {
+        if case .off = filter { return true }
+        return hysteresis.map { !$0.isActive } ?? false
+    }
+
+    /// Live fingers with filter state.
+    public var trackedFingers: Int { fingers.count }
+
+    /// The position to report for `event`, in device units; nil for a move to suppress.
+    public mutating func position(for event: FingerEvent) -> (x: Double, y: Double)? {
+        let x = Double(event.contact.x)
+        let y = Double(event.contact.y)
+        let index = fingers.lastIndex { $0.finger == event.finger }
+        if event.phase == .down || index == nil {
+            let track = Track(
+                finger: event.finger, x: x, y: y, time: event.time, oneEuroX: OneEuroAxis(start: x),
+                oneEuroY: OneEuroAxis(start: y))
+            if let index {
+                fingers[index] = track
+            } else if event.phase == .down || event.phase == .move {
+                fingers.append(track)
+            }
+            return (x, y)
+        }
+        guard let index else { return (x, y) }
+        let next = Self.filtered(
+            x: x, y: y, time: event.time, track: &fingers[index], hysteresis: hysteresis, oneEuro: oneEuro)
+        switch event.phase {
+        case .up, .cancel:
+            fingers.remove(at: index)
+            return next
+        case .down, .move:
+            if next.x == fingers[index].x && next.y == fingers[index].y { return nil }
+            fingers[index].x = next.x
+            fingers[index].y = next.y
+            return next
+        }
+    }
+
+    private static func filtered(
+        x: Double, y: Double, time: EventTime, track: inout Track, hysteresis: FuzzHysteresis?,
+        oneEuro: OneEuroParameters?
+    ) -> (x: Double, y: Double) {
+        if let hysteresis { return hysteresis.apply(x: x, y: y, center: (track.x, track.y)) }
+        guard let oneEuro else { return (x, y) }
+        let interval = (time - track.time).seconds
+        // Two samples at one time (a clamped backward time): no interval to smooth over; the next sample's speed
+        // still spans the change, since the raw value it is measured from stays the earlier one.
+        guard interval > 0 else { return (track.x, track.y) }
+        track.time = time
+        return (
+            track.oneEuroX.update(x, interval: interval, parameters: oneEuro),
+            track.oneEuroY.update(y, interval: interval, parameters: oneEuro)
+        )
+    }
+}
