@@ -2,7 +2,9 @@
 # Runs touchd on a real Linux kernel with uinput (../shared/vm/vmrun.sh, qemu), touchscreens created and driven
 # by Debian's evemu-tools: the daemon once without and once with udevd (Tests/vm/guest-daemon.sh), then the
 # deployment: udev rule, list-devices, sd_notify and socket activation, record and replay round trip
-# (Tests/vm/guest-deploy.sh), then faults: a real SYN_DROPPED, unplug mid-touch and replug (Tests/vm/guest-faults.sh).
+# (Tests/vm/guest-deploy.sh), then faults: a real SYN_DROPPED, unplug mid-touch and replug (Tests/vm/guest-faults.sh),
+# then the virtual touchscreen of forwardUnclaimed read by libinput (Tests/vm/guest-uinput.sh; judged against the
+# recording on the host by Tests/vm/uinput-check.py).
 # Skips, saying so, where the VM harness is absent (a user's checkout).
 # VM_GUESTS="deploy faults" runs only those guests.
 set -euo pipefail
@@ -15,6 +17,11 @@ fi
 command -v gcc >/dev/null || {
     sudo_cmd=(); [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
     DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends gcc libc6-dev >/dev/null
+}
+# libinput-tools: the uinput guest reads touchd's virtual touchscreen with libinput debug-events.
+[ -x /usr/libexec/libinput/libinput-debug-events ] || {
+    sudo_cmd=(); [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+    DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends libinput-tools >/dev/null
 }
 command -v evemu-device >/dev/null || {
     sudo_cmd=(); [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
@@ -40,9 +47,22 @@ cp "$N4/n4.desc" "$FAULTS/"
 total=$(wc -l < "$N4/n4.events")
 cut=$(awk -v t="$total" 'NR > t * 0.55 && / 0000 0000 0000$/ { print NR; exit }' "$N4/n4.events")
 head -n "$cut" "$N4/n4.events" > "$FAULTS/n4-cut.events"
-for mode in ${VM_GUESTS:-plain udev deploy faults}; do
+# The uinput guest (issue 14 part 2): the whole Nexus 4 recording, and the same cut for SYN_DROPPED and unplug.
+UINPUT=$(mktemp -d /tmp/touchd-uinput.XXXXXX)
+cp "$N4/n4.desc" "$N4/n4.events" "$FAULTS/n4-cut.events" systemd/60-touchd.rules "$UINPUT/"
+# The uinput guest's part A is judged here, against the recording (Tests/vm/uinput-check.py); its lines join the
+# guest's, so the closing count includes them.
+uinput_check() {
+    local files="$OUT/uinput/files"
+    python3 Tests/vm/uinput-check.py --desc "$UINPUT/n4.desc" --events "$UINPUT/n4.events" --edge 400 \
+        --libinput "$files/libinput.txt" --libinput-lines "$(cat "$files/libinput.phase-a")" \
+        --client "$files/client.ndjson" --client-lines "$(cat "$files/client.phase-a")" \
+        --cut-events "$UINPUT/n4-cut.events" --cut-libinput "$files/libinput-stop.txt" | tee -a "$OUT/uinput/stdout"
+    return "${PIPESTATUS[0]}"
+}
+for mode in ${VM_GUESTS:-plain udev deploy faults uinput}; do
     extra=()
-    if [ "$mode" = udev ] || [ "$mode" = deploy ]; then extra=(--udev); fi
+    if [ "$mode" = udev ] || [ "$mode" = deploy ] || [ "$mode" = uinput ]; then extra=(--udev); fi
     # The deployment guest measures the gaps evemu-play leaves between frames (issue 16) on a virtual clock that
     # counts guest instructions: on the wall clock, TCG's sleeps overshoot by 0.2-6 ms when the host is busy.
     if [ "$mode" = deploy ]; then extra+=(--accel tcg --qemu-arg -icount --qemu-arg shift=0,sleep=off); fi
@@ -54,12 +74,17 @@ for mode in ${VM_GUESTS:-plain udev deploy faults}; do
     elif [ "$mode" = faults ]; then
         script=/vm/guest-faults.sh
         files=(-f "$FAULTS:/touchd")
+    elif [ "$mode" = uinput ]; then
+        script=/vm/guest-uinput.sh
+        files=(-f "$UINPUT:/touchd" -b /usr/libexec/libinput/libinput-debug-events -b evemu-record
+            -f /usr/share/libinput:/usr/share/libinput -f /usr/bin/setpriv:/opt/setpriv)
     fi
     echo "---- real kernel, $mode"
     if bash "$VMRUN" -q -t 300 -o "$OUT/$mode" "${extra[@]}" \
         -b "$(pwd)/.build/release/touchd" -b "$(pwd)/.build/release/touchctl" -b "$HARNESS" -b evemu-device -b evemu-play \
         -f "$(pwd)/Tests/vm:/vm" "${files[@]}" -- "$script" "$mode"; then
         grep -E '^(PASS|FAIL)' "$OUT/$mode/stdout" || true
+        if [ "$mode" = uinput ]; then uinput_check || status=1; fi
     else
         status=1
         grep -E '^(PASS|FAIL)' "$OUT/$mode/stdout" || true

@@ -26,6 +26,12 @@ public struct TouchPipeline {
     public var mapping: CoordinateMapping
     public private(set) var filter: FingerPositionFilter
     private var decoded: [DecoderOutput] = []
+    /// Keep the decoder's own output of each step (`takeDecoded`): a device with a virtual touchscreen forwards
+    /// every move the kernel reported, also those the filter held back (the compositor filters on its own).
+    public var keepsDecoded = false {
+        didSet { if keepsDecoded { kept.reserveCapacity(32) } else { kept = [] } }
+    }
+    private var kept: [DecoderOutput] = []
     private var movesSuppressed = 0
     /// A finger event went out since the last `frameEnd`: the frame is reported.
     private var frameHasFingers = false
@@ -61,8 +67,15 @@ public struct TouchPipeline {
         drain(into: &output)
     }
 
+    /// Hands each decoder output kept since the last call (`keepsDecoded`) to `body`, in order, and forgets them.
+    public mutating func takeDecoded(_ body: (DecoderOutput) -> Void) {
+        for item in kept { body(item) }
+        kept.removeAll(keepingCapacity: true)
+    }
+
     private mutating func drain(into output: inout [PipelineOutput]) {
         guard !decoded.isEmpty else { return }
+        if keepsDecoded { kept.append(contentsOf: decoded) }
         if !filter.isOff { return drainFiltered(into: &output) }
         for item in decoded {
             switch item {

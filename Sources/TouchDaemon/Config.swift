@@ -57,6 +57,8 @@ public struct Config: Equatable, Sendable {
         public var invertY: Bool?
         public var calibration: CalibrationMatrix?
         public var grab: Bool?
+        /// Grab the device and re-emit the fingers no region claims on a virtual touchscreen (/dev/uinput).
+        public var forwardUnclaimed: Bool?
         /// The jitter filter for the device's finger positions (docs/decoding.md, "Jitter").
         public var filter: JitterFilter?
 
@@ -103,6 +105,7 @@ public struct Config: Equatable, Sendable {
             merged.invertY = rule.invertY ?? merged.invertY
             merged.calibration = rule.calibration ?? merged.calibration
             merged.grab = rule.grab ?? merged.grab
+            merged.forwardUnclaimed = rule.forwardUnclaimed ?? merged.forwardUnclaimed
             merged.filter = rule.filter ?? merged.filter
         }
         return merged
@@ -229,6 +232,7 @@ public enum ConfigLoader {
             rule.calibration = CalibrationMatrix(numbers[0], numbers[1], numbers[2], numbers[3], numbers[4], numbers[5])
         }
         rule.grab = try fields.bool("grab")
+        rule.forwardUnclaimed = try fields.bool("forwardUnclaimed")
         if let filter = fields.raw("filter") {
             rule.filter = try jitterFilter(filter, path: fields.childPath("filter"))
         }

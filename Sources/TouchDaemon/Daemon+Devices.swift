@@ -18,13 +18,15 @@ struct LiveDevice {
     let reader: EvdevReading
     let node: String
     let token: UInt64
+    /// Where the engine's `.emit` frames go (`forwardUnclaimed`); destroyed with this record.
+    let virtual: UinputTouchscreen?
 }
 
 extension Daemon {
     func deviceChanged(_ change: DeviceManager.Change) {
         switch change {
-        case .opened(let device, let description, let settings, let filter, _):
-            addDevice(device, description: description, settings: settings, filter: filter)
+        case .opened(let device, let description, let settings, let filter, _, let virtual):
+            addDevice(device, description: description, settings: settings, filter: filter, virtual: virtual)
         case .removed(let node):
             if let id = sources.first(where: { $0.value.node == node })?.key {
                 removeDevice(id, reason: "unplugged")
@@ -35,15 +37,16 @@ extension Daemon {
 
     func addDevice(
         _ device: EvdevDevice, description: DeviceDescription, settings: CoordinateMapping.Settings,
-        filter: JitterFilter
+        filter: JitterFilter, virtual: UinputTouchscreen?
     ) {
         let name = URL(fileURLWithPath: device.node).lastPathComponent
         let spec = DeviceSpec(
-            key: .named(name), node: device.node, description: description, mapping: settings, filter: filter)
+            key: .named(name), node: device.node, description: description, mapping: settings, filter: filter,
+            virtualTouchscreen: virtual?.description)
         guard let id = engine.addDevice(spec, at: now) else { return }
         do {
             let token = try loop.register(device.fd, for: .readable) { [unowned self] _ in readDevice(id) }
-            sources[id] = LiveDevice(reader: device, node: device.node, token: token)
+            sources[id] = LiveDevice(reader: device, node: device.node, token: token, virtual: virtual)
         } catch {
             logger.warning("\(device.node): \(error)")
             engine.removeDevice(id, reason: "cannot be watched", at: now)
@@ -60,11 +63,28 @@ extension Daemon {
         pump()
     }
 
-    /// The engine ends the device's live fingers with cancel; the device closes (and ungrabs) when released.
+    /// The engine ends the device's live fingers with cancel (lifted on its virtual touchscreen, whose frames are
+    /// written before it goes); the device closes (and ungrabs) and its virtual touchscreen is destroyed when
+    /// released.
     func removeDevice(_ id: DeviceHandle, reason: String) {
-        guard let source = sources.removeValue(forKey: id) else { return }
+        guard let source = sources[id] else { return }
         engine.removeDevice(id, reason: reason, at: now)
+        pump()
+        sources[id] = nil
+        failedVirtualWrites.remove(id)
         loop.deregister(source.token)
         devices?.forget(source.node)
+    }
+
+    /// `.emit`: a frame for the device's virtual touchscreen.
+    func emit(_ frame: [InputEvent], to id: DeviceHandle) {
+        guard let virtual = sources[id]?.virtual else { return }
+        do {
+            try virtual.write(frame)
+        } catch {
+            if failedVirtualWrites.insert(id).inserted {
+                logger.warning("\(error); the compositor may miss fingers (logged once for this device)")
+            }
+        }
     }
 }

@@ -45,6 +45,8 @@ public final class Daemon {
     var acceptResume: LoopTimer?
     var connections: [ClientID: Connection] = [:]
     var sources: [DeviceHandle: LiveDevice] = [:]
+    /// Devices whose virtual touchscreen failed a write: logged once, not for every frame after.
+    var failedVirtualWrites: Set<DeviceHandle> = []
     var devices: DeviceManager?
     var replay: ReplaySource?
     var sceneWatch: FileWatch?
@@ -189,6 +191,8 @@ public final class Daemon {
                     guard let connection = connections.removeValue(forKey: id) else { continue }
                     loop.deregister(connection.token)
                     connection.close(after: finalBytes)
+                case .emit(let device, let frame):
+                    emit(frame, to: device)
                 }
             }
         }

@@ -8,9 +8,10 @@ import TouchPosix
 final class DeviceManager {
     enum Change {
         /// `description` is the device's, with the axis fuzz libinput's udev rule moved out of the kernel put back.
+        /// `virtual`: the device is grabbed and this virtual touchscreen takes the fingers no region claims.
         case opened(
             EvdevDevice, description: DeviceDescription, settings: CoordinateMapping.Settings, filter: JitterFilter,
-            verdict: TouchscreenVerdict)
+            verdict: TouchscreenVerdict, virtual: UinputTouchscreen?)
         case removed(node: String)
     }
 
@@ -75,7 +76,8 @@ final class DeviceManager {
             logger.debug("\(info.node) \"\(description.name)\": not a touchscreen (\(verdict.explanation))")
             return
         }
-        if rule.grab ?? config.grab {
+        let virtual = rule.forwardUnclaimed == true ? makeVirtualTouchscreen(for: device) : nil
+        if virtual == nil, rule.grab ?? config.grab {
             do {
                 try device.grab()
             } catch {
@@ -96,13 +98,40 @@ final class DeviceManager {
             }
         }
         open.insert(info.node)
+        let via = virtual.map { ", unclaimed fingers to \($0.node ?? "a virtual touchscreen")" } ?? ""
         logger.notice(
-            "\(info.node) \"\(description.name)\": touchscreen (\(verdict.explanation))\(device.grabbed ? ", grabbed" : "")"
+            "\(info.node) \"\(description.name)\": touchscreen (\(verdict.explanation))\(device.grabbed ? ", grabbed" : "")\(via)"
         )
         let filter = rule.filter ?? .standard
         if filter != .standard { logger.info("\(info.node): jitter filter \(filter)") }
         let restored = description.restoringFuzz(fromUdev: info.properties)
-        onChange(.opened(device, description: restored, settings: settings, filter: filter, verdict: verdict))
+        onChange(
+            .opened(
+                device, description: restored, settings: settings, filter: filter, verdict: verdict,
+                virtual: virtual))
+    }
+
+    /// The virtual touchscreen for `forwardUnclaimed`, made before the real device is grabbed so that touch never
+    /// goes missing for the desktop: if either step fails the device is read shared, as without the option.
+    private func makeVirtualTouchscreen(for device: EvdevDevice) -> UinputTouchscreen? {
+        guard let description = VirtualTouchscreen.description(for: device.description) else {
+            logger.warning("\(device.node): no position axes to give a virtual touchscreen; reading it shared")
+            return nil
+        }
+        let virtual: UinputTouchscreen
+        do {
+            virtual = try UinputTouchscreen(description: description)
+        } catch {
+            logger.error("\(device.node): cannot create its virtual touchscreen: \(error); reading it shared")
+            return nil
+        }
+        do {
+            try device.grab()
+        } catch {
+            logger.error("\(device.node): cannot grab: \(error); reading it shared, with no virtual touchscreen")
+            return nil
+        }
+        return virtual
     }
 }
 

@@ -32,6 +32,10 @@ public enum TouchscreenClassifier {
     public static func classify(_ description: DeviceDescription, udevProperties: [String: String], pinned: Bool?)
         -> TouchscreenVerdict
     {
+        if VirtualTouchscreen.isVirtual(name: description.name) {
+            // Its fingers came from a device touchd reads already: reading them again would loop.
+            return .no(reason: "touchd's own virtual touchscreen")
+        }
         if pinned == false { return .no(reason: "ignored by the configuration") }
         let hasMT = description.hasAxis(AbsCode.mtPositionX) && description.hasAxis(AbsCode.mtPositionY)
         let hasSingle =

@@ -12,6 +12,11 @@ final class DeviceState {
     /// Maps to the scene's size, and follows it when the scene changes.
     let followsScene: Bool
     var pipeline: TouchPipeline
+    /// The virtual touchscreen's encoder, for a device added with one; `forwards` says so without reading it.
+    var forwarder: TouchForwarder?
+    let forwards: Bool
+    /// Fingers that found no free slot on the virtual touchscreen: logged at most once a second.
+    var unforwardedLog = LogThrottle()
 
     init(tag: DeviceTag, spec: DeviceSpec, sceneSize: (Double, Double)) throws(CoordinateMapping.Error) {
         self.tag = tag
@@ -19,6 +24,8 @@ final class DeviceState {
         description = spec.description
         mappingSettings = spec.mapping
         followsScene = spec.mapsToScene
+        forwarder = spec.virtualTouchscreen.map(TouchForwarder.init(description:))
+        forwards = forwarder != nil
         var settings = spec.mapping
         if followsScene { settings.outputSize = sceneSize }
         // Finger ids unique across devices: each device counts in its own range (2^24 touches each).
@@ -27,6 +34,7 @@ final class DeviceState {
         pipeline = TouchPipeline(
             decoder: TouchDecoder(description: spec.description, options: decoderOptions),
             mapping: try CoordinateMapping(device: spec.description, settings: settings), filter: spec.filter)
+        pipeline.keepsDecoded = forwards
     }
 
     /// Follows a new scene size; the decoder and its live fingers stay.
@@ -98,7 +106,12 @@ extension Engine {
                 dispatcher.advance(to: event.time, into: &dispatchBuffer)
             }
             device.pipeline.process(event, into: &pipelineBuffer)
-            if !pipelineBuffer.isEmpty { forward(from: device) }
+            if !pipelineBuffer.isEmpty {
+                forward(from: device)
+            } else if device.forwards {
+                // A frame whose every move the jitter filter held back still moves the virtual touchscreen.
+                forwardToVirtualTouchscreen(from: device)
+            }
         }
         if let last = events.last { now = max(now, last.time) }
         broadcastDispatched()
@@ -153,6 +166,7 @@ extension Engine {
             if settings.dispatches { dispatcher.handle(output, device: device.tag, into: &dispatchBuffer) }
         }
         pipelineBuffer.removeAll(keepingCapacity: true)
+        if device.forwards { forwardToVirtualTouchscreen(from: device) }
     }
 
     var deviceSummaries: [ServerMessages.DeviceSummary] {

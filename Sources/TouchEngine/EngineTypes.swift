@@ -42,6 +42,9 @@ public enum EngineEffect: Equatable, Sendable {
     case flush(ClientID)
     /// The engine has forgotten the client: write `finalBytes` if the socket takes them (a goodbye), then close it.
     case close(ClientID, finalBytes: [UInt8])
+    /// Write these events, whole protocol B frames each ending in `SYN_REPORT`, to the device's virtual
+    /// touchscreen (a device added with `DeviceSpec.virtualTouchscreen`): the fingers no region claims.
+    case emit(DeviceHandle, [InputEvent])
 }
 
 /// What happened to the socket when the adapter wrote what `flush` handed it.
@@ -76,19 +79,24 @@ public struct DeviceSpec: Sendable {
     /// The output size is the scene's, and follows it when the scene changes (a live device: the scene is the
     /// screen). Off: `mapping` is used as it is (`touchd replay`, whose --size may differ from the scene's).
     public var mapsToScene: Bool
+    /// The virtual touchscreen the adapter made for this device (`VirtualTouchscreen.description(for:)`), if any:
+    /// the fingers no region claims, or that land on a region that forwards, go there (`EngineEffect.emit`).
+    public var virtualTouchscreen: DeviceDescription?
     /// The jitter filter for its finger positions (docs/decoding.md, "Jitter"); libinput's hysteresis by default.
     public var filter: JitterFilter
 
     public init(
         key: Key, node: String, description: DeviceDescription,
         mapping: CoordinateMapping.Settings = CoordinateMapping.Settings(), mapsToScene: Bool = true,
-        filter: JitterFilter = .standard
+        filter: JitterFilter = .standard,
+        virtualTouchscreen: DeviceDescription? = nil
     ) {
         self.key = key
         self.node = node
         self.description = description
         self.mapping = mapping
         self.mapsToScene = mapsToScene
+        self.virtualTouchscreen = virtualTouchscreen
         self.filter = filter
     }
 }

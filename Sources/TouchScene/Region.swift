@@ -80,6 +80,9 @@ public struct Region: Equatable, Sendable {
     public var raw = true
     /// Follows its drag: the frame moves by the capturing finger's translation.
     public var draggable = false
+    /// Fingers that go down on it also go to the device's virtual touchscreen (a device with `forwardUnclaimed`),
+    /// as fingers on no region do: the region watches, the application underneath still gets the touch.
+    public var forward = false
     /// A scroll container: takes over its descendants' fingers once they drag beyond the slop.
     public var intercept: InterceptPolicy?
     /// A container that scrolls: the fingers it takes move its content offset, within the content size.

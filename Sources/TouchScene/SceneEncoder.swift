@@ -78,6 +78,7 @@ public enum SceneEncoder {
         if !region.clipsChildren { writer.field("clipsChildren", false) }
         if !region.raw { writer.field("raw", false) }
         if region.draggable { writer.field("draggable", true) }
+        if region.forward { writer.field("forward", true) }
         if let intercept = region.intercept {
             writer.key("intercept")
             writer.beginObject()

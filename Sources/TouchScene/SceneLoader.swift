@@ -91,6 +91,7 @@ public enum SceneLoader {
         region.clipsChildren = try reader.bool("clipsChildren") ?? true
         region.raw = try reader.bool("raw") ?? true
         region.draggable = try reader.bool("draggable") ?? false
+        region.forward = try reader.bool("forward") ?? false
         if let intercept = reader.raw("intercept") {
             region.intercept = try decodeIntercept(intercept, path: reader.childPath("intercept"))
         }

@@ -19,6 +19,17 @@ struct ConfigTests {
         #expect(config.rules(name: "other", node: "/dev/input/event1", vendor: 1, product: 2) == Config.DeviceRule())
     }
 
+    @Test("forwardUnclaimed is a device rule's, off unless a matching rule turns it on; the last match wins")
+    func forwardUnclaimed() throws {
+        let json = """
+            {"devices": [{"forwardUnclaimed": true}, {"match": {"name": "pen"}, "forwardUnclaimed": false}]}
+            """
+        let config = try ConfigLoader.parse(Array(json.utf8), file: "c.json")
+        #expect(config.rules(name: "panel", node: "/dev/input/event3", vendor: 1, product: 2).forwardUnclaimed == true)
+        #expect(config.rules(name: "pen", node: "/dev/input/event4", vendor: 1, product: 2).forwardUnclaimed == false)
+        #expect(Config().rules(name: "panel", node: "/dev/input/event3", vendor: 1, product: 2).forwardUnclaimed == nil)
+    }
+
     @Test("a device rule's filter: a name, or an object with a type and its parameters; the last match wins")
     func filters() throws {
         let json = """
@@ -64,6 +75,11 @@ struct ConfigTests {
                 "expected a 16-bit hex id such as \"0eef\""
             ),
             ("{\"grab\": \"yes\"}", 1, "grab", "expected true or false, found string"),
+            (
+                "{\"devices\": [{\n\"forwardUnclaimed\": 1}]}", 2, "devices[0].forwardUnclaimed",
+                "expected true or false, found number"
+            ),
+            ("{\"forwardUnclaimed\": true}", 1, "forwardUnclaimed", "unknown key 'forwardUnclaimed'"),
             ("{\"logLevel\": \"loud\"}", 1, "logLevel", "expected one of err, warning, notice, info, debug"),
             ("{\"sockets\": {}}", 1, "sockets", "unknown key 'sockets'"),
             ("{\"socket\": ", 1, "", "JSON syntax: unexpected end of input, expected a value (column 12)"),

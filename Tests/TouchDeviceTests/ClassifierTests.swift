@@ -21,6 +21,17 @@ struct ClassifierTests {
         absInfo: [AbsCode.x: AbsInfo(minimum: 0, maximum: 1023), AbsCode.y: AbsInfo(minimum: 0, maximum: 1023)])
     static let keyboard = DeviceDescription(name: "keyboard", codes: [EventType.key: [30, 31, 32]])
 
+    @Test("touchd's own virtual touchscreen is never used, not even when udev tags it or a rule pins it")
+    func ownVirtualTouchscreen() throws {
+        let virtual = try #require(VirtualTouchscreen.description(for: Self.touchscreen))
+        #expect(virtual.name == "panel (touchd)")
+        for pinned in [nil, true] as [Bool?] {
+            #expect(
+                TouchscreenClassifier.classify(virtual, udevProperties: ["ID_INPUT_TOUCHSCREEN": "1"], pinned: pinned)
+                    == .no(reason: "touchd's own virtual touchscreen"))
+        }
+    }
+
     @Test("udev's tag wins; without it, touch axes and INPUT_PROP_DIRECT; the configuration pins or ignores")
     func verdicts() {
         #expect(

@@ -18,6 +18,8 @@ final class EngineHarness {
     private(set) var statuses: [String] = []
     /// Connections closed, in order.
     private(set) var closed: [ClientID] = []
+    /// Frames the engine had written to virtual touchscreens (`.emit`), in order.
+    private(set) var emitted: [(device: DeviceHandle, frame: [InputEvent])] = []
     /// The daemon reads 64 KiB at a time; smaller chunks show reading stop mid-stream under backpressure.
     var readChunk = 64 * 1024
 
@@ -180,6 +182,8 @@ final class EngineHarness {
                     }
                     socket.close(after: finalBytes)
                     closed.append(id)
+                case .emit(let device, let frame):
+                    emitted.append((device, frame))
                 }
             }
         }

@@ -33,6 +33,24 @@ struct SceneLoaderTests {
         #expect(panel.children.first?.wantsTouches == true)
     }
 
+    @Test("forward: off by default, read, refused when not a boolean, and written back by the encoder")
+    func forward() throws {
+        let json = """
+            {"size": [100, 100], "regions": [{"id": "watch", "frame": [0, 0, 10, 10], "forward": true},
+                                             {"id": "plain", "frame": [20, 0, 10, 10]}]}
+            """
+        let scene = try SceneLoader.parse(json, file: "s.json")
+        #expect(scene.regions.map(\.forward) == [true, false])
+        let again = try SceneLoader.parse(String(decoding: SceneEncoder.encode(scene), as: UTF8.self), file: "e.json")
+        #expect(again == scene)
+        let error = try #require(throws: SceneError.self) {
+            try SceneLoader.parse(
+                #"{"size": [100, 100], "regions": [{"id": "a", "frame": [0, 0, 1, 1], "forward": "yes"}]}"#,
+                file: "s.json")
+        }
+        #expect(error.path == "regions[0].forward")
+    }
+
     @Test(
         "each kind of bad scene names file, line, JSON path and problem",
         arguments: [

@@ -72,6 +72,8 @@ check "the hardening of the shipped unit is in force under the ExecStart drop-in
 info "DevicePolicy=$(show DevicePolicy touchd.service) DeviceAllow=$(show DeviceAllow touchd.service | paste -sd,)"
 check "DevicePolicy=closed with DeviceAllow=char-input r (and char-rtc r, which ProtectClock adds)" \
     '[ "$(show DevicePolicy touchd.service)" = closed ] && show DeviceAllow touchd.service | grep -qx "char-input r"'
+check "DeviceAllow=/dev/uinput rw and the group touchd-uinput, for forwardUnclaimed's virtual touchscreens" \
+    'show DeviceAllow touchd.service | grep -qx "/dev/uinput rw" && grep Groups /proc/$PID/status | grep -qw "$(getent group touchd-uinput | cut -d: -f3)"'
 CG=$(grep ':devices:' /proc/$PID/cgroup | cut -d: -f3)
 # Not a check: whether the kernel enforces the policy here. The service's cgroups, and the v1 device list it is in.
 info "the service's cgroups: $(tr '\n' ' ' < /proc/$PID/cgroup)"

@@ -106,3 +106,13 @@ extension Dispatcher {
             tapCount: state.tapCount, contact: mapped.event.contact)
     }
 }
+
+extension Dispatcher {
+    /// Whether a finger whose down was just handled is kept by touchd: it went down on a region that does not
+    /// forward. False for a finger on no region (reported with region nil or dropped), on a `forward` region, or
+    /// unknown to the dispatcher: those go to the device's virtual touchscreen, if it has one.
+    public func claims(_ finger: FingerID, device: DeviceTag) -> Bool {
+        guard let state = fingers[Self.key(device, finger)], let target = state.target else { return false }
+        return !index.nodes[target].region.forward
+    }
+}

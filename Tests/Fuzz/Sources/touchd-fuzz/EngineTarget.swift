@@ -24,7 +24,9 @@ import TouchWire
 /// - a refused connection's goodbye is one JSON line;
 /// - after `advance(to: t)` the next deadline is later than `t` or absent (else the daemon's timer would spin);
 /// - a client whose input ended is closed once its socket takes everything (Engine.inputEnded);
-/// - when the effects are drained the engine's client and device counts are the adapter's.
+/// - when the effects are drained the engine's client and device counts are the adapter's;
+/// - a virtual touchscreen's frames are well formed and leave no finger down after its device's removal or the
+///   shutdown (VirtualTouchscreenModel).
 ///
 /// Script: the first byte picks the settings (bit 0: lines of 4096 or 200 bytes; 1: queues of 64 KiB or 2 KiB;
 /// 2: idle timeout 30 s or 1 s; 3: only the clients' group may connect; bits 4…7: the scene), then operations, one
@@ -47,7 +49,8 @@ import TouchWire
 ///                        extreme (Int32's ends)
 ///     y d s s s s s dt   SYN_DROPPED: the device resyncs to a snapshot of 5 slots
 ///     z d dt             the device's stream ends
-///     a which            a device is added: protocol B, protocol A or single touch
+///     a which            a device is added: protocol B, protocol A or single touch; with bit 5, a virtual
+///                        touchscreen for the fingers no region claims (its frames are checked as its reader sees them)
 ///     d d                a device is removed
 ///     T dt               the clock moves
 ///     A m                the timer fires: at the next deadline, 600 ms on, at EventTime.max, or now
@@ -296,6 +299,8 @@ struct EngineRun {
     /// Every device handle the engine gave out, and which are still in use.
     var handles: [DeviceHandle] = []
     var liveHandles: Set<DeviceHandle> = []
+    /// The virtual touchscreens of devices added with one (`a` with bit 5 of its byte), as their readers see them.
+    var virtualScreens: [DeviceHandle: VirtualTouchscreenModel] = [:]
     var sentBytes = 0
     var nextPid: Int32 = 100
 
@@ -446,6 +451,9 @@ struct EngineRun {
                 engine.removeDevice(device, reason: "fuzz", at: clock)
                 liveHandles.remove(device)
                 pump()
+                if let model = virtualScreens.removeValue(forKey: device) {
+                    require(model.liveFingers == 0, "device removed with \(model.liveFingers) virtual fingers down")
+                }
             }
         case UInt8(ascii: "T"):
             // The clock moves (the engine hears of it with the next input).
@@ -502,13 +510,15 @@ struct EngineRun {
 
     mutating func addDevice(_ which: Int, at time: EventTime) {
         let description = EngineTarget.descriptions[which % EngineTarget.descriptions.count]
+        let virtual = which & 0x20 != 0 ? VirtualTouchscreen.description(for: description) : nil
         let spec = DeviceSpec(
             key: which & 0x10 == 0 ? .named("event\(handles.count)") : .numbered(prefix: "fuzz"),
-            node: "/dev/input/event\(handles.count)", description: description)
+            node: "/dev/input/event\(handles.count)", description: description, virtualTouchscreen: virtual)
         if let handle = engine.addDevice(spec, at: time) {
             require(!liveHandles.contains(handle), "device handle \(handle.index) handed out twice")
             handles.append(handle)
             liveHandles.insert(handle)
+            virtualScreens[handle] = virtual.map(VirtualTouchscreenModel.init(description:))
         }
     }
 
@@ -630,6 +640,12 @@ struct EngineRun {
                     write(live(id, "flush"))
                 case .close(let id, let finalBytes):
                     live(id, "close").close(finalBytes: finalBytes)
+                case .emit(let device, let frame):
+                    guard var model = virtualScreens[device] else {
+                        fatalError("a frame for device \(device.index), which has no virtual touchscreen")
+                    }
+                    model.apply(frame, device: "virtual touchscreen of device \(device.index)")
+                    virtualScreens[device] = model
                 }
             }
         }
@@ -669,6 +685,12 @@ struct EngineRun {
         require(engine.clientCount == open, "the engine has \(engine.clientCount) clients, the adapter \(open)")
         require(engine.subscriberCount <= open, "more subscribers than clients")
         require(engine.deviceCount == liveHandles.count, "the engine has \(engine.deviceCount) devices")
+        for (device, model) in virtualScreens {
+            let counted = engine.virtualFingerCount(of: device)
+            require(
+                counted == model.liveFingers,
+                "virtual fingers: the engine counts \(counted), frames leave \(model.liveFingers)")
+        }
         // "The connection closes once that is delivered" (Engine.inputEnded): a socket that takes everything has.
         for peer in order where !peer.closed {
             require(
@@ -680,6 +702,11 @@ struct EngineRun {
     mutating func finish() {
         engine.shutdown(at: clock)
         pump()
+        for (device, model) in virtualScreens {
+            require(
+                model.liveFingers == 0,
+                "device \(device.index): \(model.liveFingers) virtual fingers after the shutdown")
+        }
         for peer in order {
             require(peer.closed, "client \(peer.id) was not closed by the shutdown")
         }
