@@ -24,8 +24,10 @@ public class Recognizer {
     /// nothing until that one is recognized; then it starts from the fingers still down, or from the next down
     /// within `GestureDefaults.doubleTapInterval` when none is.
     public final var after: Recognizer?
-    /// The recognizer that follows this one in a sequence.
-    public final var next: Recognizer?
+    /// The recognizer that follows this one in a sequence. Weak: `after` points back, and the arena owns both (a
+    /// strong pair leaked every sequenced pair with its dispatcher). This side is read only when a gesture completes;
+    /// `after` is read for every event.
+    public final weak var next: Recognizer?
     /// Sequencing: armed by the predecessor's recognition, until this recognizer's sequence is over.
     public internal(set) var armed = false
     /// Sequencing: when armed with no finger down, the next down must come by then.
