@@ -15,7 +15,9 @@ struct ReplaySource {
 extension Daemon {
     func openReplay(_ path: String) throws {
         let recording = try RecordingLoader.load(path: path, descriptionPath: options.replayDescriptionPath)
-        let spec = DeviceSpec(key: .numbered(prefix: "replay"), node: path, description: recording.description)
+        let spec = DeviceSpec(
+            key: .numbered(prefix: "replay"), node: path, description: recording.description,
+            filter: options.replayFilter)
         guard let device = engine.addDevice(spec, at: now) else {
             pump()
             throw ReplayError(path: path)

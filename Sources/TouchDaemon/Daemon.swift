@@ -20,6 +20,8 @@ public final class Daemon {
         public var replaySpeed = 1.0
         /// Hold the replay until this many clients have subscribed (tests and demos that must see it all).
         public var replayWaitsForSubscribers = 0
+        /// The replayed device's jitter filter (`--filter`), as `touchd replay --filter`.
+        public var replayFilter = JitterFilter.standard
         /// Look for real touchscreens (off for `--replay` unless asked).
         public var scanDevices = true
         public var serverName = "touchd"

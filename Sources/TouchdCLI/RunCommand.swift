@@ -14,6 +14,9 @@ public enum RunCommand {
         .value("speed", "FACTOR", help: "with --replay: play this many times faster (default 1)"),
         .value("replay-waits", "N", help: "with --replay: start when N clients have subscribed"),
         .flag("devices", help: "with --replay: also open real touchscreens"),
+        .value(
+            "filter", "off|fuzz|one-euro", help: "with --replay: the replayed device's jitter filter (default fuzz)"),
+        .value("filter-params", "LIST", help: "with --replay: the filter's parameters, as touchd replay takes them"),
         .value("log-level", "LEVEL", help: "err, warning, notice, info or debug"),
     ])
 
@@ -56,6 +59,11 @@ public enum RunCommand {
             options.replaySpeed =
                 try parsed.value("speed", expected: "a positive number") { Double($0).flatMap { $0 > 0 ? $0 : nil } }
                 ?? 1
+            if options.replayPath == nil, parsed["filter"] != nil || parsed["filter-params"] != nil {
+                throw ArgumentError.missingArgument(
+                    "--replay (needed by --filter; a real device's filter is in its rule)")
+            }
+            options.replayFilter = try ReplayCommand.filter(parsed)
             options.scanDevices = options.replayPath == nil || parsed.has("devices")
             let daemon = try Daemon(config: config, options: options, logger: logger)
             try daemon.run()

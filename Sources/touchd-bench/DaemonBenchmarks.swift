@@ -117,7 +117,10 @@ enum DaemonBenchmarks {
         let expected = 10 * fingerFrames + 10
         let wrapper = strace.map { ["strace", "-I2", "-f", "-qq", "-c", "-o", $0, "-e", "trace=" + writeCallNames] }
         let daemon = try DaemonRun(
-            touchd: touchd, arguments: ["--replay", file, "--scene", scene, "--replay-waits", "\(clients)"],
+            touchd: touchd,
+            arguments: [
+                "--replay", file, "--scene", scene, "--replay-waits", "\(clients)", "--filter", "off",
+            ],
             config: #"{"clients": {"max": 1000, "queueBytes": 16777216}}"#, wrapper: wrapper ?? [])
         var result: FanOut
         do {
@@ -230,7 +233,8 @@ enum DaemonBenchmarks {
     /// Benchmark 5: a device (a replay that waits for 100 subscribers, so it never plays), two idle clients.
     static func idle(touchd: String, recording: String, seconds: Double) throws -> Idle {
         let daemon = try DaemonRun(
-            touchd: touchd, arguments: ["--replay", recording, "--replay-waits", "100"], config: "{}")
+            touchd: touchd, arguments: ["--replay", recording, "--replay-waits", "100", "--filter", "off"], config: "{}"
+        )
         defer { daemon.stop() }
         let first = try TouchClient(path: daemon.socket, retry: .init(attempts: 50))
         let second = try TouchClient(path: daemon.socket, retry: .init(attempts: 50))

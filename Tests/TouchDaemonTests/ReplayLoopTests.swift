@@ -41,6 +41,33 @@ struct ReplayLoopTests {
         return result
     }
 
+    /// Moves of one pass of the two-finger recording as `touchd replay` reports them, with and without the filter.
+    func replayMoves(filter: String) throws -> Int {
+        let result = try DaemonProcess.run(
+            DaemonProcess.touchd, ["replay", "--filter", filter, "-q", Self.twoFingersDown], timeout: 30)
+        return result.out.split(separator: "\n").filter { $0.contains(#""type":"move""#) }.count
+    }
+
+    @Test("--filter sets the replayed device's jitter filter: off reports the moves the default one holds back")
+    func replayFilter() throws {
+        let unfiltered = try replayMoves(filter: "off")
+        let filtered = try replayMoves(filter: "fuzz")
+        #expect(filtered < unfiltered)  // otherwise this recording shows nothing about the option
+        for (option, expected) in [("off", unfiltered), ("fuzz", filtered)] {
+            let daemon = try DaemonProcess(arguments: [
+                "--replay", Self.twoFingersDown, "--speed", "4", "--replay-waits", "1", "--filter", option,
+            ])
+            defer { daemon.stop() }
+            let client = try TouchClient(path: daemon.socket, retry: .init(attempts: 10))
+            #expect(try client.subscribe(events: ["touch"]).ok)
+            let seen = try touches(client, cancels: 2)
+            #expect(seen.filter { $0.type == "move" }.count == expected, "--filter \(option)")
+        }
+        let refused = try DaemonProcess.run(DaemonProcess.touchd, ["run", "--filter", "off"], timeout: 10)
+        #expect(refused.status == 2)
+        #expect(refused.err.contains("--replay (needed by --filter"))
+    }
+
     @Test("each pass ends its fingers with cancel; the next pass has new fingers, none continues across")
     func passesEndWithCancels() throws {
         let daemon = try DaemonProcess(arguments: [
