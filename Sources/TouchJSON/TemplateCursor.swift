@@ -33,17 +33,7 @@ public struct TemplateCursor {
     public mutating func hundredths(_ value: Double) {
         room(for: Self.numberBytes)
         let scaled = value * 100
-        guard value.isFinite, abs(scaled) < 9.0e18 else {
-            var buffer = ByteBuffer(capacity: Self.numberBytes)
-            JSONWriter.appendDouble(value, decimals: 2, to: &buffer)
-            buffer.withUnsafeBytes { raw in
-                for byte in raw {
-                    next.pointee = byte
-                    next += 1
-                }
-            }
-            return
-        }
+        guard value.isFinite, abs(scaled) < 9.0e18 else { return fallback(value, decimals: 2) }
         // Half away from zero, as `rounded(.toNearestOrAwayFromZero)`, without a call to libm's round: the part cut
         // off by the conversion is exact (below 2^53 it has fewer significant bits than `scaled`; above, none).
         var fixed = Int64(scaled)
@@ -67,17 +57,49 @@ public struct TemplateCursor {
         }
     }
 
-    /// Any number of decimals (as `JSONWriter.appendDouble`).
+    /// Any number of decimals, as `JSONWriter.appendDouble` prints them: trailing zeros dropped (a pinch's scale has
+    /// four). Written in place like `hundredths`, with no buffer of its own on the way.
     public mutating func double(_ value: Double, decimals: Int) {
         if decimals == 2 { return hundredths(value) }
         room(for: Self.numberBytes)
+        let places = max(0, min(decimals, 9))
+        var scale: Int64 = 1
+        for _ in 0..<places { scale *= 10 }
+        let scaled = value * Double(scale)
+        guard value.isFinite, abs(scaled) < 9.0e18 else { return fallback(value, decimals: places) }
+        var fixed = Int64(scaled)
+        let rest = scaled - Double(fixed)
+        if rest >= 0.5 {
+            fixed += 1
+        } else if rest <= -0.5 {
+            fixed -= 1
+        }
+        let magnitude = fixed.magnitude
+        next = Self.writeInteger(magnitude / UInt64(scale), negative: fixed < 0, at: next)
+        var fraction = magnitude % UInt64(scale)
+        guard fraction != 0 else { return }
+        var width = places
+        while fraction % 10 == 0 {
+            fraction /= 10
+            width -= 1
+        }
+        next.pointee = UInt8(ascii: ".")
+        for position in stride(from: width, to: 0, by: -1) {
+            next[position] = UInt8(ascii: "0") &+ UInt8(fraction % 10)
+            fraction /= 10
+        }
+        next += width + 1
+    }
+
+    /// Non-finite and huge values (never a coordinate in practice): the writer's general path, through a buffer.
+    private mutating func fallback(_ value: Double, decimals: Int) {
         var buffer = ByteBuffer(capacity: Self.numberBytes)
         JSONWriter.appendDouble(value, decimals: decimals, to: &buffer)
         buffer.withUnsafeBytes { raw in
-            if let source = raw.baseAddress {
-                next.update(from: source.assumingMemoryBound(to: UInt8.self), count: raw.count)
+            for byte in raw {
+                next.pointee = byte
+                next += 1
             }
-            next += raw.count
         }
     }
 

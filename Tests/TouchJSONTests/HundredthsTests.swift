@@ -54,6 +54,30 @@ struct HundredthsTests {
         }
     }
 
+    @Test("0, 1, 3, 4 and 9 decimals through a template cursor print what the writer's general path prints")
+    func templateDecimals() {
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        for index in 0..<50_000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let unit = Double(state >> 11) / Double(1 << 53)
+            let value = (unit - 0.5) * 2 * [1.0, 10, 1000, 1e6, 1e9][index % 5]
+            for places in [0, 1, 3, 4, 9] {
+                var buffer = ByteBuffer(capacity: 64)
+                JSONWriter.appendDouble(value, decimals: places, to: &buffer)
+                var writer = JSONWriter()
+                writer.writeTemplate(maximum: TemplateCursor.numberBytes) { $0.double(value, decimals: places) }
+                #expect(writer.bytes == buffer.array, "\(value) with \(places) decimals")
+            }
+        }
+        for value in [0.5, -0.5, 1.00005, -1.00005, 0.00001, .nan, .infinity, 1e300] {
+            var buffer = ByteBuffer(capacity: 64)
+            JSONWriter.appendDouble(value, decimals: 4, to: &buffer)
+            var writer = JSONWriter()
+            writer.writeTemplate(maximum: TemplateCursor.numberBytes) { $0.double(value, decimals: 4) }
+            #expect(writer.bytes == buffer.array, "\(value)")
+        }
+    }
+
     @Test("integers through a template cursor: every length, both signs, the extremes, as Swift prints them")
     func templateIntegers() {
         var values: [Int64] = [0, -1, 9, 10, 99, 100, -100, .max, .min, .max - 1, .min + 1]
