@@ -126,8 +126,16 @@ public struct ReplaySummary: Equatable, Sendable {
     /// The filter as the summary names it, with the hysteresis margins it took from the device.
     static func describe(_ filter: FingerPositionFilter) -> String {
         guard let hysteresis = filter.hysteresis else { return filter.filter.description }
-        let margins = "margins \(hysteresis.marginX) x \(hysteresis.marginY) device units"
-        return filter.filter.description + (hysteresis.isActive ? ", " + margins : ", inactive (a margin is 0)")
+        var text = filter.filter.description + ", "
+        if let defuzz = filter.defuzz, defuzz.isActive {
+            text += "mtdev's defuzz (fuzz \(defuzz.fuzzX) x \(defuzz.fuzzY))"
+            if !hysteresis.isActive { return text }
+            text += ", then "
+        }
+        guard hysteresis.isActive else { return text + "inactive (a margin is 0)" }
+        text += "margins \(hysteresis.marginX) x \(hysteresis.marginY) device units"
+        if hysteresis.release == .kernelPositionOnMotion { text += ", released on motion (no fuzz declared)" }
+        return text
     }
 
     private static func millimetres(_ axis: AbsInfo) -> Int {

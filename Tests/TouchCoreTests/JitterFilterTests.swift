@@ -34,20 +34,88 @@ struct JitterFilterTests {
         return (lines, pipeline)
     }
 
-    @Test("margins are half of each axis's fuzz; no fuzz declared: mtdev's range / 250; an override for both")
+    @Test("margins: half of each axis's fuzz; none declared: range / 250, released on motion; an override for both")
     func margins() {
-        #expect(FuzzHysteresis(device: Self.fuzzy) == FuzzHysteresis(marginX: 8, marginY: 8))
-        // 0...4095 without fuzz: 4095 / 250 = 16 (integer division, as mtdev), so 8.
-        #expect(FuzzHysteresis(device: TestDevices.touchscreen) == FuzzHysteresis(marginX: 8, marginY: 8))
+        #expect(FuzzHysteresis(device: Self.fuzzy) == FuzzHysteresis(marginX: 8, marginY: 8, release: .edge))
+        // 0...4095 without fuzz: mtdev's default fuzz, 4095 / 250 = 16.38 (not rounded down), whole, on motion.
+        #expect(
+            FuzzHysteresis(device: TestDevices.touchscreen)
+                == FuzzHysteresis(marginX: 16.38, marginY: 16.38, release: .kernelPositionOnMotion))
         var uneven = TestDevices.touchscreen
         uneven.absInfo[AbsCode.mtPositionX]?.fuzz = 75
-        uneven.absInfo[AbsCode.mtPositionY] = AbsInfo(minimum: 0, maximum: 7200)  // 7200 / 250 = 28
-        #expect(FuzzHysteresis(device: uneven) == FuzzHysteresis(marginX: 37.5, marginY: 14))
-        #expect(FuzzHysteresis(device: uneven, fuzz: 4) == FuzzHysteresis(marginX: 2, marginY: 2))
+        uneven.absInfo[AbsCode.mtPositionY] = AbsInfo(minimum: 0, maximum: 7200)  // 7200 / 250 = 28, halved
+        #expect(FuzzHysteresis(device: uneven) == FuzzHysteresis(marginX: 37.5, marginY: 14, release: .edge))
+        #expect(FuzzHysteresis(device: uneven, fuzz: 4) == FuzzHysteresis(marginX: 2, marginY: 2, release: .edge))
+        #expect(FuzzHysteresis(device: TestDevices.touchscreen, fuzz: 4).release == .edge)
         // A range below 250 units gives no default fuzz, and the hysteresis is off, as libinput with fuzz 0.
         var tiny = TestDevices.touchscreen
         tiny.absInfo[AbsCode.mtPositionX] = AbsInfo(minimum: 0, maximum: 200)
         #expect(!FuzzHysteresis(device: tiny).isActive)
+    }
+
+    /// No fuzz declared, margins 16.38. From the down at 1000: +10 (inside: held), +30 (a step of 20 from the last
+    /// sample, beyond the margin: motion, so the kernel's position), +40 (inside the ellipse around 1030: held),
+    /// +60 (a step of 20 again: the kernel's), +70 and +80 (steps of 10: creep, so the edge: 1080 - 16.38).
+    @Test("no fuzz declared: a step beyond the margin is reported where the kernel put it, noise and creep are held")
+    func releaseOnMotion() {
+        let script = EventScript()
+        script.slot(0).trackingID(1).position(x: 1000, y: 500).report()
+        for x in [1010, 1030, 1040, 1060, 1070, 1080] as [Int32] { script.abs(AbsCode.mtPositionX, x).report() }
+        script.trackingID(-1).report()
+        let (lines, pipeline) = Self.run(script.events, device: TestDevices.touchscreen, filter: .standard)
+        #expect(
+            lines == [
+                "down 1 (1000.0,500.0) raw (1000,500)", "frame",
+                "move 1 (1030.0,500.0) raw (1030,500)", "frame",
+                "move 1 (1060.0,500.0) raw (1060,500)", "frame",
+                "move 1 (\(1080 - 16.38),500.0) raw (1080,500)", "frame",
+                "up 1 (\(1080 - 16.38),500.0) raw (1080,500)", "frame",
+            ])
+        #expect(pipeline.diagnostics.movesSuppressedByFilter == 3)
+    }
+
+    /// N-Trig's axes (0...9600 fuzz 75, 0...7200 fuzz 78), protocol A. mtdev's default fuzz is 9600 / 250 = 38.
+    /// x from the down at 1000: 1010 is within 19 (half of 38): 1000; 1030 within 38: (3·1000 + 1030) / 4 = 1007
+    /// (integer, as mtdev); 1070 within 76 of 1007: (1007 + 1070) / 2 = 1038; 1140 is 102 from 1038: whole.
+    /// Then libinput's hysteresis, 37.5 around the down: 1000 and 1007 are held, 1038 goes to the edge (1000.5),
+    /// 1140 to 1140 − 37.5.
+    @Test("protocol A: mtdev's defuzz before libinput's hysteresis, in integers as mtdev")
+    func protocolADefuzz() {
+        var device = TestDevices.touchscreen
+        device.absInfo[AbsCode.mtSlot] = nil
+        device.absInfo[AbsCode.mtTrackingID] = nil
+        device.absInfo[AbsCode.mtPositionX] = AbsInfo(minimum: 0, maximum: 9600, fuzz: 75)
+        device.absInfo[AbsCode.mtPositionY] = AbsInfo(minimum: 0, maximum: 7200, fuzz: 78)
+        #expect(device.touchProtocol == .contactReports)
+        #expect(MtdevDefuzz(device: device) == MtdevDefuzz(fuzzX: 38, fuzzY: 28))
+        let script = EventScript()
+        for x in [1000, 1010, 1030, 1070, 1140] as [Int32] {
+            script.abs(AbsCode.mtPositionX, x).abs(AbsCode.mtPositionY, 0).contactReport().report()
+        }
+        let (lines, pipeline) = Self.run(script.events, device: device, filter: .standard)
+        #expect(
+            lines == [
+                "down 1 (1000.0,0.0) raw (1000,0)", "frame",
+                "move 1 (1000.5,0.0) raw (1070,0)", "frame",
+                "move 1 (1102.5,0.0) raw (1140,0)", "frame",
+            ])
+        #expect(pipeline.diagnostics.movesSuppressedByFilter == 2)
+        #expect(pipeline.filter.defuzz != nil && !pipeline.filter.isOff)
+    }
+
+    @Test("mtdev's defuzz, one axis: the kernel's input_defuzz_abs_event, and no overflow at Int32's ends")
+    func defuzzArithmetic() {
+        #expect(MtdevDefuzz.defuzz(1010, previous: 1000, fuzz: 38) == 1000)
+        #expect(MtdevDefuzz.defuzz(982, previous: 1000, fuzz: 38) == 1000)
+        #expect(MtdevDefuzz.defuzz(981, previous: 1000, fuzz: 38) == (3000 + 981) / 4)  // the bounds are strict
+        #expect(MtdevDefuzz.defuzz(1019, previous: 1000, fuzz: 38) == (3000 + 1019) / 4)
+        #expect(MtdevDefuzz.defuzz(-1030, previous: -1000, fuzz: 38) == -1007)  // truncated toward zero, as C
+        #expect(MtdevDefuzz.defuzz(1075, previous: 1000, fuzz: 38) == 1037)
+        #expect(MtdevDefuzz.defuzz(1076, previous: 1000, fuzz: 38) == 1076)
+        #expect(MtdevDefuzz.defuzz(.max, previous: .min, fuzz: .max) == .max)
+        #expect(MtdevDefuzz.defuzz(.min, previous: .max, fuzz: .max) == .min)
+        #expect(MtdevDefuzz.defuzz(-2_147_483_000, previous: 2_147_483_000, fuzz: .max) == 0)  // the half, in 64 bits
+        #expect(MtdevDefuzz.defuzz(5, previous: 0, fuzz: 0) == 5)
     }
 
     /// Jitter within the margin's ellipse around the down: (6,-5) is (6/8)² + (5/8)² = 0.95 ≤ 1; (8,0) is on it.

@@ -119,8 +119,8 @@ struct VirtualTouchscreenTests {
     func filteredMovesForwarded() throws {
         let (harness, device, client) = try setUp(filter: .standard)
         let script = EventScript()
-        // The default filter (libinput's hysteresis; this panel declares no fuzz, so mtdev's range / 250, about
-        // 16 units) keeps a 2-unit move still: clients get no move, the compositor gets the kernel's.
+        // The default filter (this panel declares no fuzz: a margin of mtdev's range / 250, 16.38 units) keeps a
+        // 2-unit move still: clients get no move, the compositor gets the kernel's.
         script.down(id: 4, x: 2000, y: 2000).move(x: 2002, y: 2000).up()
         harness.feed(script, from: device)
         #expect(harness[client].take().touches.map { $0.type ?? "" } == ["down", "up"])

@@ -53,9 +53,9 @@ struct EndOfStreamTests {
     }
 
     /// The knob of the demo scene is centred at (255, 470): raw 816/2406 on a 4096² panel at 1280x800. The finger
-    /// drags it 100 raw units right and the file ends. Through the default jitter filter (no fuzz declared: mtdev's
-    /// 4095/250 = 16, a margin of 8 units) the drag sees 866 as 858 and 916 as 908, 8 units behind: 42 and 92
-    /// units of translation, 13.125 and 28.75 output units at 0.3125 a unit; the cancel, 8 units from 908, stays.
+    /// drags it 100 raw units right and the file ends. Through the default jitter filter (no fuzz declared:
+    /// margins of 4095/250 = 16.38, released on motion) each 50-unit step is motion, reported where the kernel put
+    /// it: 50 and 100 units of translation, 15.625 and 31.25 output units at 0.3125 a unit.
     @Test("a drag in progress at the end: the finger is cancelled, the drag is cancelled with its translation")
     func dragInProgressIsCancelled() throws {
         let script = EventScript(start: EventTime(microseconds: 2_000_000))
@@ -80,9 +80,9 @@ struct EndOfStreamTests {
         }
         #expect(
             gestures == [
-                GestureEventSummary(region: "knob", state: "began", dx: 13.125),
-                GestureEventSummary(region: "knob", state: "changed", dx: 28.75),
-                GestureEventSummary(region: "knob", state: "cancelled", dx: 28.75),
+                GestureEventSummary(region: "knob", state: "began", dx: 15.625),
+                GestureEventSummary(region: "knob", state: "changed", dx: 31.25),
+                GestureEventSummary(region: "knob", state: "cancelled", dx: 31.25),
             ])
     }
 }

@@ -11,6 +11,8 @@ public struct FingerPositionFilter: Sendable {
     public let filter: JitterFilter
     /// The hysteresis margins in force (`.fuzz` only).
     public let hysteresis: FuzzHysteresis?
+    /// mtdev's defuzzing before the hysteresis (`.fuzz` on a protocol A device only).
+    public let defuzz: MtdevDefuzz?
     private let oneEuro: OneEuroParameters?
     private var fingers: [Track] = []
 
@@ -19,6 +21,12 @@ public struct FingerPositionFilter: Sendable {
         /// The position last reported, in device units.
         var x: Double
         var y: Double
+        /// mtdev's last filtered position (protocol A), which its next change is measured from.
+        var defuzzedX: Int32
+        var defuzzedY: Int32
+        /// The last position the hysteresis was given (the kernel's, after mtdev's defuzz on protocol A).
+        var sampleX: Double
+        var sampleY: Double
         /// The time of the last sample the 1€ filter took.
         var time: EventTime
         var oneEuroX: OneEuroAxis
@@ -30,20 +38,34 @@ public struct FingerPositionFilter: Sendable {
         switch filter {
         case .off:
             hysteresis = nil
+            defuzz = nil
             oneEuro = nil
         case .fuzz(let override):
-            hysteresis = FuzzHysteresis(device: device, fuzz: override)
+            hysteresis = Self.hysteresis(device: device, fuzz: override)
+            defuzz = device.touchProtocol == .contactReports ? MtdevDefuzz(device: device) : nil
             oneEuro = nil
         case .oneEuro(let parameters):
             hysteresis = nil
+            defuzz = nil
             oneEuro = parameters
         }
         fingers.reserveCapacity(DeviceDescription.maximumSlots)
     }
 
+    /// libinput reads a protocol A panel through mtdev, and applies its own hysteresis only with a declared fuzz
+    /// (or an override): with none, mtdev's defuzzing is all the filtering there is.
+    private static func hysteresis(device: DeviceDescription, fuzz override: Int32?) -> FuzzHysteresis {
+        let declares = (device.xAxis?.fuzz ?? 0) > 0 || (device.yAxis?.fuzz ?? 0) > 0
+        if device.touchProtocol == .contactReports && override == nil && !declares {
+            return FuzzHysteresis(marginX: 0, marginY: 0)
+        }
+        return FuzzHysteresis(device: device, fuzz: override)
+    }
+
     /// Whether positions pass through untouched (the pipeline then skips the filter entirely).
     public var isOff: Bool {
         if case .off = filter { return true }
+        if defuzz?.isActive == true { return false }
         return hysteresis.map { !$0.isActive } ?? false
     }
 
@@ -57,8 +79,9 @@ public struct FingerPositionFilter: Sendable {
         let index = fingers.lastIndex { $0.finger == event.finger }
         if event.phase == .down || index == nil {
             let track = Track(
-                finger: event.finger, x: x, y: y, time: event.time, oneEuroX: OneEuroAxis(start: x),
-                oneEuroY: OneEuroAxis(start: y))
+                finger: event.finger, x: x, y: y, defuzzedX: event.contact.x, defuzzedY: event.contact.y, sampleX: x,
+                sampleY: y,
+                time: event.time, oneEuroX: OneEuroAxis(start: x), oneEuroY: OneEuroAxis(start: y))
             if let index {
                 fingers[index] = track
             } else if event.phase == .down || event.phase == .move {
@@ -68,7 +91,8 @@ public struct FingerPositionFilter: Sendable {
         }
         guard let index else { return (x, y) }
         let next = Self.filtered(
-            x: x, y: y, time: event.time, track: &fingers[index], hysteresis: hysteresis, oneEuro: oneEuro)
+            event.contact, time: event.time, track: &fingers[index], hysteresis: hysteresis, defuzz: defuzz,
+            oneEuro: oneEuro)
         switch event.phase {
         case .up, .cancel:
             fingers.remove(at: index)
@@ -82,10 +106,22 @@ public struct FingerPositionFilter: Sendable {
     }
 
     private static func filtered(
-        x: Double, y: Double, time: EventTime, track: inout Track, hysteresis: FuzzHysteresis?,
+        _ contact: ContactState, time: EventTime, track: inout Track, hysteresis: FuzzHysteresis?, defuzz: MtdevDefuzz?,
         oneEuro: OneEuroParameters?
     ) -> (x: Double, y: Double) {
-        if let hysteresis { return hysteresis.apply(x: x, y: y, center: (track.x, track.y)) }
+        var x = Double(contact.x)
+        var y = Double(contact.y)
+        if let defuzz {
+            let defuzzed = defuzz.apply(x: contact.x, y: contact.y, previous: (track.defuzzedX, track.defuzzedY))
+            (track.defuzzedX, track.defuzzedY) = defuzzed
+            (x, y) = (Double(defuzzed.x), Double(defuzzed.y))
+        }
+        if let hysteresis {
+            let next = hysteresis.apply(
+                x: x, y: y, center: (track.x, track.y), previous: (track.sampleX, track.sampleY))
+            (track.sampleX, track.sampleY) = (x, y)
+            return next
+        }
         guard let oneEuro else { return (x, y) }
         let interval = (time - track.time).seconds
         // Two samples at one time (a clamped backward time): no interval to smooth over; the next sample's speed

@@ -5,9 +5,10 @@
 public enum JitterFilter: Equatable, Sendable, CustomStringConvertible {
     /// Every kernel position is passed on as it is.
     case off
-    /// libinput's touch hysteresis: a finger's position moves only when the kernel's leaves an ellipse of half the
-    /// axis fuzz around it. `fuzz` overrides the axes' fuzz for both axes (device units); nil takes each axis's
-    /// declared fuzz, or mtdev's default (range / 250) when the axis declares none.
+    /// What libinput does to each kind of panel, and no lag where libinput has none (FuzzHysteresis,
+    /// MtdevDefuzz): with a declared fuzz, libinput's hysteresis (an ellipse of half the fuzz); with none, a
+    /// hysteresis of mtdev's default fuzz (range / 250) released to the kernel's position on motion; protocol A
+    /// first goes through mtdev's defuzz. `fuzz` overrides the axes' fuzz for both axes (device units).
     case fuzz(override: Int32?)
     /// The 1€ filter (Casiez, Roussel, Vogel, CHI 2012), per axis: an exponential smoothing whose cutoff rises
     /// with the finger's speed.
