@@ -113,7 +113,7 @@ public final class GestureArena {
                 }
                 for index in engaged where index != winner && recognizers[index].isEngaged {
                     let other = recognizers[index]
-                    guard !other.participants.isDisjoint(with: recognizers[winner].participants) else { continue }
+                    guard other.sharesFinger(with: recognizers[winner]) else { continue }
                     guard !simultaneous(recognizers[winner], owners[winner], other, owners[index]) else { continue }
                     if other.after != nil || other.next != nil, other.isSequenced(with: recognizers[winner]) {
                         continue

@@ -10,9 +10,10 @@ public class Recognizer {
     public let spec: GestureSpec
     public private(set) var state: GestureState = .possible
     /// Fingers currently down, with where and when they went down and where they are now.
-    public private(set) var fingers: [FingerKey: FingerTrack] = [:]
-    /// Every finger that took part in the current sequence (for arbitration).
-    public private(set) var participants: Set<FingerKey> = []
+    public private(set) var fingers = FingerTable<FingerTrack>()
+    /// Every finger that took part in the current sequence (for arbitration), each once, in the order they went
+    /// down: a few keys, compared one by one (a set hashed each on every event).
+    public private(set) var participants: [FingerKey] = []
     /// When `fire(at:)` must be called next.
     public internal(set) var deadline: EventTime?
     /// Success held back until the recognizers in `mustFail` fail (a single tap waiting for a double tap).
@@ -73,7 +74,7 @@ public class Recognizer {
         case .down:
             fingers[sample.finger] = FingerTrack(
                 start: sample.location, startTime: sample.time, location: sample.location)
-            participants.insert(sample.finger)
+            if !participants.contains(sample.finger) { participants.append(sample.finger) }
             if listening { began(sample) }
         case .move:
             follow(sample)
@@ -92,11 +93,10 @@ public class Recognizer {
         return takeOutbox()
     }
 
-    /// Moves a tracked finger. Through the index, not `fingers[key]?.location = …`, whose modify accessor allocates
-    /// its frame on the heap for every move.
+    /// Moves a tracked finger in place, through its position in the table.
     private func follow(_ sample: TouchSample) {
-        guard let index = fingers.index(forKey: sample.finger) else { return }
-        fingers.values[index].location = sample.location
+        guard let position = fingers.position(of: sample.finger) else { return }
+        fingers[position: position].location = sample.location
     }
 
     /// Runs timers due at `time`.
@@ -139,12 +139,12 @@ public class Recognizer {
 
     /// Whether this recognizer still holds `waiter` back: it shares a finger with it and may still succeed.
     public func blocks(_ waiter: Recognizer) -> Bool {
-        (!state.isFinished || pending != nil) && !participants.isDisjoint(with: waiter.participants)
+        (!state.isFinished || pending != nil) && sharesFinger(with: waiter)
     }
 
     /// Whether this recognizer has succeeded (or begun) in the sequence it shares with `waiter`.
     func overrules(_ waiter: Recognizer) -> Bool {
-        (state == .ended || state.isActive) && !participants.isDisjoint(with: waiter.participants)
+        (state == .ended || state.isActive) && sharesFinger(with: waiter)
     }
 
     /// Sequencing: the predecessor was recognized at `time`; starts from its fingers still down.
@@ -175,7 +175,13 @@ public class Recognizer {
             armedUntil = nil
             return true
         }
-        return fingers[sample.finger] != nil
+        return fingers.contains(sample.finger)
+    }
+
+    /// Whether the two recognizers' current sequences have a finger in common.
+    public func sharesFinger(with other: Recognizer) -> Bool {
+        for finger in participants where other.participants.contains(finger) { return true }
+        return false
     }
 
     /// Whether `other` is before or after this recognizer in its sequence.
@@ -309,7 +315,7 @@ public class Recognizer {
 
     func reset() {
         state = .possible
-        participants = []
+        participants.removeAll(keepingCapacity: true)
         deadline = nil
         pending = nil
         reported = false

@@ -11,7 +11,9 @@ extension Dispatcher {
             fingerDown(mapped, key: key, device: device)
             return
         }
-        guard var state = fingers[key] else { return }
+        // Found once: nothing below adds or removes a finger before the state is stored back (or removed by key).
+        guard let position = fingers.position(of: key) else { return }
+        var state = fingers[position: position]
         if state.dead {
             if event.phase == .up || event.phase == .cancel { fingers[key] = nil }
             return
@@ -25,7 +27,7 @@ extension Dispatcher {
         if state.deliverAt != nil {
             state.withheld.append(mapped)
             if event.phase == .move {
-                fingers[key] = state
+                fingers[position: position] = state
                 return
             }
             // Lifted before the delay ran out: the child gets the whole short touch now.
@@ -39,7 +41,7 @@ extension Dispatcher {
         if event.phase == .up || event.phase == .cancel {
             finish(state, mapped, key: key)
         } else {
-            fingers[key] = state
+            fingers[position: position] = state
         }
     }
 

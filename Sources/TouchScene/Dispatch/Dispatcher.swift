@@ -25,7 +25,7 @@ public final class Dispatcher {
     var arena: GestureArena
     /// Arena indices of each node's recognizers.
     var recognizersByNode: [[Int]] = []
-    var fingers: [FingerKey: FingerState] = [:]
+    var fingers = FingerTable<FingerState>()
     /// Per node, the finger key that drags it.
     var dragDrivers: [Int: FingerKey] = [:]
     /// Per scroll container, the finger that scrolls it.
@@ -70,7 +70,7 @@ public final class Dispatcher {
     }
 
     /// Fingers currently down (and not cancelled).
-    public var liveFingerCount: Int { fingers.values.filter { !$0.dead }.count }
+    public var liveFingerCount: Int { fingers.values.reduce(0) { $0 + ($1.dead ? 0 : 1) } }
 
     /// Region id a live finger is captured by.
     public func region(ofFinger finger: FingerID, device: DeviceTag) -> String? {
