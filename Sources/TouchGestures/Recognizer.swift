@@ -67,6 +67,19 @@ public class Recognizer {
 
     /// Feeds one finger change; returns what the recognizer reports.
     public func handle(_ sample: TouchSample) -> [GestureEvent] {
+        process(sample)
+        return takeOutbox()
+    }
+
+    /// Feeds one finger change and appends what the recognizer reports to `reports`, as `owner`'s: the arena's
+    /// path, which allocates nothing (an array returned for each report was two allocations a drag event).
+    func handle(_ sample: TouchSample, owner: Int, into reports: inout [GestureArena.Report]) {
+        process(sample)
+        for event in outbox { reports.append(GestureArena.Report(owner: owner, event: event)) }
+        outbox.removeAll(keepingCapacity: true)
+    }
+
+    private func process(_ sample: TouchSample) {
         if state.isFinished && fingers.isEmpty && sample.phase == .down { reset() }
         // A success held for others to fail is final: later fingers are only tracked.
         let listening = !state.isFinished && pending == nil
@@ -90,7 +103,6 @@ public class Recognizer {
             if !state.isFinished { cancel(at: sample.time) }
         }
         if !state.isFinished { recordSample(sample.time) }
-        return takeOutbox()
     }
 
     /// Moves a tracked finger in place, through its position in the table.

@@ -8,9 +8,9 @@ extension Dispatcher {
         guard !members.isEmpty else { return }
         let sample = TouchSample(
             finger: key, phase: mapped.event.phase, location: mapped.position, time: mapped.event.time)
-        for report in arena.feed(sample, to: members) {
-            out.append(.gesture(region: index.nodes[report.owner].id, report.event))
-        }
+        arena.feed(sample, to: members, into: &reports)
+        for report in reports { out.append(.gesture(region: index.nodes[report.owner].id, report.event)) }
+        reports.removeAll(keepingCapacity: true)
     }
 
     func ownerOf(_ member: Int) -> Int {

@@ -32,6 +32,8 @@ public final class Dispatcher {
     var scrollDrivers: [Int: ScrollDrive] = [:]
     var tapHistory: [Int: TapRecord] = [:]
     var out: [DispatchEvent] = []
+    /// The arena's reports for one finger event, before they become `.gesture` events; kept for its storage.
+    var reports: [GestureArena.Report] = []
     /// `nextDeadline` since the last change; nil when it must be worked out again.
     var knownDeadline: EventTime??
     /// Set whenever a finger's down is withheld (`deliverAt`), cleared once a look finds none.
