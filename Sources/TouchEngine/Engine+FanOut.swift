@@ -16,17 +16,22 @@ extension Engine {
     func broadcast(_ events: [DispatchEvent]) {
         // Nothing to encode when nobody listens (clients that only made requests get no events).
         guard !events.isEmpty, !subscribers.isEmpty else { return }
-        for event in events {
+        // Subscribers without a filter (the usual case) need only the queue kind: the whole route, with its strings,
+        // cost more per event than encoding a frame line.
+        let filtering = subscribers.contains { !$0.admitsEverything }
+        // By position, not `for event in events`, which copied each event (its strings retained and released).
+        for position in events.indices {
             writer.reset()
-            DispatchEventEncoder.encode(event, into: &writer)
-            let route = EventRoute(event)
+            DispatchEventEncoder.encode(events[position], into: &writer)
+            let route = filtering ? EventRoute(events[position]) : nil
+            let queueKind = route?.queueKind ?? EventRoute.queueKind(of: events[position])
             var index = 0
             // A subscriber may be disconnected (overflow) inside the loop, which shortens `subscribers`.
             while index < subscribers.count {
                 let client = subscribers[index]
                 index += 1
-                guard client.admits(route) else { continue }
-                let outcome = writer.withUnsafeBytes { client.enqueue($0, kind: route.queueKind, at: now) }
+                if let route, !client.admits(route) { continue }
+                let outcome = writer.withUnsafeBytes { client.enqueue($0, kind: queueKind, at: now) }
                 settle(outcome, for: client)
                 if client.isClosed { index -= 1 }
             }
