@@ -124,7 +124,7 @@ public final class GestureArena {
                     if other.after != nil || other.next != nil, other.isSequenced(with: recognizers[winner]) {
                         continue
                     }
-                    if other.mustFail.contains(where: { $0 === recognizers[winner] }) || other.pending != nil
+                    if other.mustFail.contains(where: { $0 === recognizers[winner] }) || other.isHolding
                         || !other.state.isFinished
                     {
                         for event in other.forceFail(at: time) {
@@ -135,7 +135,7 @@ public final class GestureArena {
                 }
             }
             // Held successes: dropped when one they wait for succeeded, released when all have failed.
-            for index in engaged where recognizers[index].pending != nil {
+            for index in engaged where recognizers[index].isHolding {
                 let recognizer = recognizers[index]
                 if recognizer.mustFail.contains(where: { $0.overrules(recognizer) }) {
                     for event in recognizer.forceFail(at: time) {

@@ -17,7 +17,12 @@ public class Recognizer {
     /// When `fire(at:)` must be called next.
     public internal(set) var deadline: EventTime?
     /// Success held back until the recognizers in `mustFail` fail (a single tap waiting for a double tap).
-    public internal(set) var pending: GestureEvent?
+    public internal(set) var pending: GestureEvent? {
+        didSet { isHolding = pending != nil }
+    }
+    /// Whether a success is held (`pending` is set): asked on every event, where reading `pending` itself copied the
+    /// whole event, its name included.
+    public private(set) var isHolding = false
     /// Recognizers that must fail before this one may begin or succeed. One that never saw any of this
     /// recognizer's fingers does not hold it back (it is not part of this touch, as in UIKit).
     public final var mustFail: [Recognizer] = []
@@ -52,7 +57,7 @@ public class Recognizer {
     public init(spec: GestureSpec) { self.spec = spec }
 
     /// Engaged in a sequence: has fingers, or has not finished.
-    public var isEngaged: Bool { !participants.isEmpty && (!state.isFinished || !fingers.isEmpty || pending != nil) }
+    public var isEngaged: Bool { !participants.isEmpty && (!state.isFinished || !fingers.isEmpty || isHolding) }
 
     /// Makes the recognizer for a spec.
     public static func make(_ spec: GestureSpec) -> Recognizer {
@@ -82,7 +87,7 @@ public class Recognizer {
     private func process(_ sample: TouchSample) {
         if state.isFinished && fingers.isEmpty && sample.phase == .down { reset() }
         // A success held for others to fail is final: later fingers are only tracked.
-        let listening = !state.isFinished && pending == nil
+        let listening = !state.isFinished && !isHolding
         switch sample.phase {
         case .down:
             fingers[sample.finger] = FingerTrack(
@@ -151,7 +156,7 @@ public class Recognizer {
 
     /// Whether this recognizer still holds `waiter` back: it shares a finger with it and may still succeed.
     public func blocks(_ waiter: Recognizer) -> Bool {
-        (!state.isFinished || pending != nil) && sharesFinger(with: waiter)
+        (!state.isFinished || isHolding) && sharesFinger(with: waiter)
     }
 
     /// Whether this recognizer has succeeded (or begun) in the sequence it shares with `waiter`.
@@ -175,7 +180,7 @@ public class Recognizer {
     /// unarmed one takes nothing.
     func listens(to sample: TouchSample) -> Bool {
         guard armed else { return false }
-        if state.isFinished && fingers.isEmpty && !participants.isEmpty && pending == nil {
+        if state.isFinished && fingers.isEmpty && !participants.isEmpty && !isHolding {
             armed = false  // its sequence is over: wait for the predecessor again
             return false
         }
