@@ -22,9 +22,8 @@ extension Engine {
         // By position, not `for event in events`, which copied each event (its strings retained and released).
         for position in events.indices {
             writer.reset()
-            DispatchEventEncoder.encode(events[position], into: &writer)
             let route = filtering ? EventRoute(events[position]) : nil
-            let queueKind = route?.queueKind ?? EventRoute.queueKind(of: events[position])
+            let queueKind = encode(events[position])
             var index = 0
             // A subscriber may be disconnected (overflow) inside the loop, which shortens `subscribers`.
             while index < subscribers.count {
@@ -35,6 +34,22 @@ extension Engine {
                 settle(outcome, for: client)
                 if client.isClosed { index -= 1 }
             }
+        }
+    }
+
+    /// Encodes the event into `writer` and returns how a slow client's queue may coalesce it: one look at the
+    /// event for both (each `switch` over it copied the event's payload, strings retained and released).
+    private func encode(_ event: DispatchEvent) -> OutboundQueue.Kind {
+        switch event {
+        case .touch(let touch):
+            DispatchEventEncoder.encode(touch, into: &writer)
+            return .of(touch)
+        case .gesture(let region, let gesture):
+            DispatchEventEncoder.encode(gesture, region: region, into: &writer)
+            return .of(gesture, region: region)
+        case .regionMoved, .regionScrolled, .frame:
+            DispatchEventEncoder.encode(event, into: &writer)
+            return .essential
         }
     }
 

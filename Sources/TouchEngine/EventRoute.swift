@@ -1,4 +1,5 @@
 import TouchCore
+import TouchGestures
 import TouchScene
 import TouchWire
 
@@ -41,14 +42,21 @@ public struct EventRoute: Equatable, Sendable {
     /// How a slow client's queue may coalesce the event: all the fan-out needs when no subscriber filters.
     public static func queueKind(of event: DispatchEvent) -> OutboundQueue.Kind {
         switch event {
-        case .touch(let touch):
-            touch.phase == .move ? .move(finger: touch.key) : .essential
-        case .gesture(let id, let gesture):
-            gesture.event == .changed
-                ? .gestureChange(OutboundQueue.GestureChangeKey(region: id, gesture: gesture.name)) : .essential
-        case .regionMoved, .regionScrolled, .frame:
-            .essential
+        case .touch(let touch): .of(touch)
+        case .gesture(let id, let gesture): .of(gesture, region: id)
+        case .regionMoved, .regionScrolled, .frame: .essential
         }
+    }
+}
+
+extension OutboundQueue.Kind {
+    /// A finger's moves coalesce (only the newest matters); its other events are essential.
+    static func of(_ touch: DispatchedTouch) -> Self { touch.phase == .move ? .move(finger: touch.key) : .essential }
+
+    /// A gesture's `changed` reports coalesce by region and gesture; its other reports are essential.
+    static func of(_ gesture: GestureEvent, region: String) -> Self {
+        gesture.event == .changed
+            ? .gestureChange(OutboundQueue.GestureChangeKey(region: region, gesture: gesture.name)) : .essential
     }
 }
 
