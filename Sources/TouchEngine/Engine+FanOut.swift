@@ -22,18 +22,29 @@ extension Engine {
         // By position, not `for event in events`, which copied each event (its strings retained and released).
         for position in events.indices {
             writer.reset()
-            let route = filtering ? EventRoute(events[position]) : nil
             let queueKind = encode(events[position])
-            var index = 0
-            // A subscriber may be disconnected (overflow) inside the loop, which shortens `subscribers`.
-            while index < subscribers.count {
-                let client = subscribers[index]
-                index += 1
-                if let route, !client.admits(route) { continue }
-                let outcome = writer.withUnsafeBytes { client.enqueue($0, kind: queueKind, at: now) }
-                settle(outcome, for: client)
-                if client.isClosed { index -= 1 }
+            if filtering {
+                let route = EventRoute(events[position])
+                enqueueWritten(kind: queueKind) { $0.admits(route) }
+            } else {
+                // No route at all, not a nil one: an optional route cost a call to destroy it for every event.
+                enqueueWritten(kind: queueKind) { _ in true }
             }
+        }
+    }
+
+    /// Copies the writer's line into the queue of every subscriber `admits`.
+    @inline(__always)
+    private func enqueueWritten(kind: OutboundQueue.Kind, admits: (ClientState) -> Bool) {
+        var index = 0
+        // A subscriber may be disconnected (overflow) inside the loop, which shortens `subscribers`.
+        while index < subscribers.count {
+            let client = subscribers[index]
+            index += 1
+            guard admits(client) else { continue }
+            let outcome = writer.withUnsafeBytes { client.enqueue($0, kind: kind, at: now) }
+            settle(outcome, for: client)
+            if client.isClosed { index -= 1 }
         }
     }
 
