@@ -105,20 +105,29 @@ public struct TemplateCursor {
 
     /// A string value, quoted and escaped as `JSONWriter` escapes it: the room must allow six bytes a byte, plus 2.
     public mutating func string(_ value: String) {
-        var text = value
-        text.withUTF8 { utf8 in
-            room(for: utf8.count + 2)
-            var clean = true
-            for byte in utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                clean = false
-                break
-            }
-            guard clean else { return escaped(utf8) }
-            next.pointee = UInt8(ascii: "\"")
-            if let source = utf8.baseAddress { (next + 1).update(from: source, count: utf8.count) }
-            next[utf8.count + 1] = UInt8(ascii: "\"")
-            next += utf8.count + 2
+        // The string's own bytes where it has them (native and small strings: ids, names), with no copy of the
+        // string to make them contiguous.
+        if value.utf8.withContiguousStorageIfAvailable({ utf8 in quoted(utf8) }) == nil {
+            var text = value
+            text.withUTF8 { utf8 in quoted(utf8) }
         }
+    }
+
+    /// Copies the bytes between quotes as it checks them (ids and names are short: a byte loop costs less than a
+    /// scan and a call to memcpy); a byte that needs escaping starts over on the escaping path.
+    private mutating func quoted(_ utf8: UnsafeBufferPointer<UInt8>) {
+        room(for: utf8.count + 2)
+        var target = next + 1
+        for byte in utf8 {
+            guard byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") else {
+                return escaped(utf8)
+            }
+            target.pointee = byte
+            target += 1
+        }
+        next.pointee = UInt8(ascii: "\"")
+        target.pointee = UInt8(ascii: "\"")
+        next = target + 1
     }
 
     private mutating func escaped(_ utf8: UnsafeBufferPointer<UInt8>) {
