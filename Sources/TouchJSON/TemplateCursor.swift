@@ -175,23 +175,32 @@ public struct TemplateCursor {
         let end = position + digits
         var rest = magnitude
         var cursor = end
-        // Two digits a step: half the divisions of one at a time.
+        // Two digits a step, copied from a table of the hundred pairs: half the divisions of one at a time, and no
+        // division of the pair into its digits.
+        let pairs = digitPairs.utf8Start
         while rest >= 100 {
-            let pair = UInt8(truncatingIfNeeded: rest % 100)
+            let pair = Int(truncatingIfNeeded: rest % 100)
             rest /= 100
             cursor -= 2
-            cursor[0] = UInt8(ascii: "0") &+ pair / 10
-            cursor[1] = UInt8(ascii: "0") &+ pair % 10
+            cursor[0] = pairs[2 &* pair]
+            cursor[1] = pairs[2 &* pair &+ 1]
         }
-        let last = UInt8(truncatingIfNeeded: rest)
+        let last = Int(truncatingIfNeeded: rest)
         if last >= 10 {
-            cursor[-2] = UInt8(ascii: "0") &+ last / 10
-            cursor[-1] = UInt8(ascii: "0") &+ last % 10
+            cursor[-2] = pairs[2 &* last]
+            cursor[-1] = pairs[2 &* last &+ 1]
         } else {
-            cursor[-1] = UInt8(ascii: "0") &+ last
+            cursor[-1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: last)
         }
         return end
     }
+
+    /// "00" to "99", one after the other: a static string's bytes are in the binary, read with no initialization.
+    private static let digitPairs: StaticString = """
+        00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+        40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+        8081828384858687888990919293949596979899
+        """
 }
 
 extension JSONWriter {
