@@ -35,7 +35,12 @@ extension Dispatcher {
     }
 
     func runTimers(upTo time: EventTime) {
-        while let deadline = currentDeadline, deadline <= time {
+        // The first look takes the answer kept since the last change (the engine asked it before this event);
+        // after a timer has run, the fingers and recognizers have changed, and it is worked out again.
+        var next = nextDeadline
+        while let deadline = next, deadline <= time {
+            knownDeadline = nil
+            defer { next = currentDeadline }
             if let key = fingers.keys.sorted().first(where: { fingers[$0]?.deliverAt == deadline }),
                 var state = fingers[key]
             {
