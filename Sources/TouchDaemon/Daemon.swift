@@ -57,6 +57,8 @@ public final class Daemon {
     var ready = false
     /// Scratch buffers, reused so the per-event path does not allocate.
     var eventBuffer: [InputEvent] = []
+    /// The engine's effects as `pump` takes them; its storage goes back and forth with the engine's.
+    var effectBuffer: [EngineEffect] = []
     var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
     /// Called once the sources are open and the socket listens, just after READY=1 goes to systemd.
     public var onReady: (() -> Void)?
@@ -178,7 +180,8 @@ public final class Daemon {
     func pump() {
         let time = now
         while engine.hasEffects {
-            for effect in engine.takeEffects() {
+            engine.takeEffects(into: &effectBuffer)
+            for effect in effectBuffer {
                 switch effect {
                 case .log(let severity, let message):
                     logger.log(LogLevel(rawValue: severity.rawValue) ?? .info, message)

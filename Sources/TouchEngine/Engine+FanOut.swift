@@ -16,20 +16,51 @@ extension Engine {
     func broadcast(_ events: [DispatchEvent]) {
         // Nothing to encode when nobody listens (clients that only made requests get no events).
         guard !events.isEmpty, !subscribers.isEmpty else { return }
-        for event in events {
+        // Subscribers without a filter (the usual case) need only the queue kind: the whole route, with its strings,
+        // cost more per event than encoding a frame line.
+        let filtering = subscribers.contains { !$0.admitsEverything }
+        // By position, not `for event in events`, which copied each event (its strings retained and released).
+        for position in events.indices {
             writer.reset()
-            DispatchEventEncoder.encode(event, into: &writer)
-            let route = EventRoute(event)
-            var index = 0
-            // A subscriber may be disconnected (overflow) inside the loop, which shortens `subscribers`.
-            while index < subscribers.count {
-                let client = subscribers[index]
-                index += 1
-                guard client.admits(route) else { continue }
-                let outcome = writer.withUnsafeBytes { client.enqueue($0, kind: route.queueKind, at: now) }
-                settle(outcome, for: client)
-                if client.isClosed { index -= 1 }
+            let queueKind = encode(events[position])
+            if filtering {
+                let route = EventRoute(events[position])
+                enqueueWritten(kind: queueKind) { $0.admits(route) }
+            } else {
+                // No route at all, not a nil one: an optional route cost a call to destroy it for every event.
+                enqueueWritten(kind: queueKind) { _ in true }
             }
+        }
+    }
+
+    /// Copies the writer's line into the queue of every subscriber `admits`.
+    @inline(__always)
+    private func enqueueWritten(kind: OutboundQueue.Kind, admits: (ClientState) -> Bool) {
+        var index = 0
+        // A subscriber may be disconnected (overflow) inside the loop, which shortens `subscribers`.
+        while index < subscribers.count {
+            let client = subscribers[index]
+            index += 1
+            guard admits(client) else { continue }
+            let outcome = writer.withUnsafeBytes { client.enqueue($0, kind: kind, at: now) }
+            settle(outcome, for: client)
+            if client.isClosed { index -= 1 }
+        }
+    }
+
+    /// Encodes the event into `writer` and returns how a slow client's queue may coalesce it: one look at the
+    /// event for both (each `switch` over it copied the event's payload, strings retained and released).
+    private func encode(_ event: DispatchEvent) -> OutboundQueue.Kind {
+        switch event {
+        case .touch(let touch):
+            DispatchEventEncoder.encode(touch, into: &writer)
+            return .of(touch)
+        case .gesture(let region, let gesture):
+            DispatchEventEncoder.encode(gesture, region: region, into: &writer)
+            return .of(gesture, region: region)
+        case .regionMoved, .regionScrolled, .frame:
+            DispatchEventEncoder.encode(event, into: &writer)
+            return .essential
         }
     }
 

@@ -70,9 +70,18 @@ public final class Engine {
 
     /// The effects since the last call, in the order they arose.
     public func takeEffects() -> [EngineEffect] {
+        var taken: [EngineEffect] = []
+        takeEffects(into: &taken)
+        return taken
+    }
+
+    /// The effects since the last call, in the caller's buffer; the engine keeps the buffer's storage for the next
+    /// ones. An adapter that passes the same buffer each time allocates nothing per input (returning the engine's
+    /// own array and emptying it with its capacity kept made a new array for every input).
+    public func takeEffects(into taken: inout [EngineEffect]) {
         if !closedTransientRegions.isEmpty { removeClosedTransientRegions() }
-        defer { effects.removeAll(keepingCapacity: true) }
-        return effects
+        taken.removeAll(keepingCapacity: true)
+        swap(&taken, &effects)
     }
 
     /// Whether effects wait (the adapter loops until none do: flushing a client can serve its waiting requests).

@@ -1,4 +1,5 @@
 import TouchCore
+import TouchGestures
 import TouchScene
 import TouchWire
 
@@ -22,26 +23,40 @@ public struct EventRoute: Equatable, Sendable {
             kind = .touch
             scope = touch.region.map(RegionScope.region) ?? .unassigned
             device = touch.device
-            queueKind =
-                touch.phase == .move ? .move(finger: touch.key) : .essential
-        case .gesture(let id, let gesture):
+        case .gesture(let id, _):
             kind = .gesture
             scope = .region(id)
             device = nil
-            queueKind =
-                gesture.event == .changed
-                ? .gestureChange(OutboundQueue.GestureChangeKey(region: id, gesture: gesture.name)) : .essential
         case .regionMoved(let id, _, _), .regionScrolled(let id, _, _):
             kind = .region
             scope = .region(id)
             device = nil
-            queueKind = .essential
         case .frame(let name, _):
             kind = .frame
             scope = .none
             device = name
-            queueKind = .essential
         }
+        queueKind = Self.queueKind(of: event)
+    }
+
+    /// How a slow client's queue may coalesce the event: all the fan-out needs when no subscriber filters.
+    public static func queueKind(of event: DispatchEvent) -> OutboundQueue.Kind {
+        switch event {
+        case .touch(let touch): .of(touch)
+        case .gesture(let id, let gesture): .of(gesture, region: id)
+        case .regionMoved, .regionScrolled, .frame: .essential
+        }
+    }
+}
+
+extension OutboundQueue.Kind {
+    /// A finger's moves coalesce (only the newest matters); its other events are essential.
+    static func of(_ touch: DispatchedTouch) -> Self { touch.phase == .move ? .move(finger: touch.key) : .essential }
+
+    /// A gesture's `changed` reports coalesce by region and gesture; its other reports are essential.
+    static func of(_ gesture: GestureEvent, region: String) -> Self {
+        gesture.event == .changed
+            ? .gestureChange(OutboundQueue.GestureChangeKey(region: region, gesture: gesture.name)) : .essential
     }
 }
 

@@ -46,16 +46,21 @@ public final class GestureArena {
     /// Feeds a sample to the given recognizers (indices into `recognizers`) and resolves the outcome.
     public func feed(_ sample: TouchSample, to members: [Int]) -> [Report] {
         var reports: [Report] = []
+        feed(sample, to: members, into: &reports)
+        return reports
+    }
+
+    /// Feeds a sample as `feed(_:to:)` does, appending the reports to the caller's buffer (reused from event to
+    /// event, so the per-event path allocates nothing).
+    public func feed(_ sample: TouchSample, to members: [Int], into reports: inout [Report]) {
+        let start = reports.count
         for index in members {
             let recognizer = recognizers[index]
             if recognizer.after != nil && !recognizer.listens(to: sample) { continue }
             engage(index)
-            for event in recognizer.handle(sample) {
-                reports.append(Report(owner: owners[index], event: event))
-            }
+            recognizer.handle(sample, owner: owners[index], into: &reports)
         }
-        resolve(at: sample.time, into: &reports)
-        return reports
+        resolve(at: sample.time, into: &reports, from: start)
     }
 
     /// The earliest pending timer.
@@ -93,8 +98,9 @@ public final class GestureArena {
         return reports
     }
 
-    private func resolve(at time: EventTime, into reports: inout [Report]) {
-        var examined = 0
+    /// Settles conflicts raised by the reports from `start` on (earlier ones in the buffer are the caller's).
+    private func resolve(at time: EventTime, into reports: inout [Report], from start: Int = 0) {
+        var examined = start
         var changed = true
         while changed {
             changed = false
@@ -113,12 +119,12 @@ public final class GestureArena {
                 }
                 for index in engaged where index != winner && recognizers[index].isEngaged {
                     let other = recognizers[index]
-                    guard !other.participants.isDisjoint(with: recognizers[winner].participants) else { continue }
+                    guard other.sharesFinger(with: recognizers[winner]) else { continue }
                     guard !simultaneous(recognizers[winner], owners[winner], other, owners[index]) else { continue }
                     if other.after != nil || other.next != nil, other.isSequenced(with: recognizers[winner]) {
                         continue
                     }
-                    if other.mustFail.contains(where: { $0 === recognizers[winner] }) || other.pending != nil
+                    if other.mustFail.contains(where: { $0 === recognizers[winner] }) || other.isHolding
                         || !other.state.isFinished
                     {
                         for event in other.forceFail(at: time) {
@@ -129,7 +135,7 @@ public final class GestureArena {
                 }
             }
             // Held successes: dropped when one they wait for succeeded, released when all have failed.
-            for index in engaged where recognizers[index].pending != nil {
+            for index in engaged where recognizers[index].isHolding {
                 let recognizer = recognizers[index]
                 if recognizer.mustFail.contains(where: { $0.overrules(recognizer) }) {
                     for event in recognizer.forceFail(at: time) {

@@ -10,13 +10,19 @@ public class Recognizer {
     public let spec: GestureSpec
     public private(set) var state: GestureState = .possible
     /// Fingers currently down, with where and when they went down and where they are now.
-    public private(set) var fingers: [FingerKey: FingerTrack] = [:]
-    /// Every finger that took part in the current sequence (for arbitration).
-    public private(set) var participants: Set<FingerKey> = []
+    public private(set) var fingers = FingerTable<FingerTrack>()
+    /// Every finger that took part in the current sequence (for arbitration), each once, in the order they went
+    /// down: a few keys, compared one by one (a set hashed each on every event).
+    public private(set) var participants: [FingerKey] = []
     /// When `fire(at:)` must be called next.
     public internal(set) var deadline: EventTime?
     /// Success held back until the recognizers in `mustFail` fail (a single tap waiting for a double tap).
-    public internal(set) var pending: GestureEvent?
+    public internal(set) var pending: GestureEvent? {
+        didSet { isHolding = pending != nil }
+    }
+    /// Whether a success is held (`pending` is set): asked on every event, where reading `pending` itself copied the
+    /// whole event, its name included.
+    public private(set) var isHolding = false
     /// Recognizers that must fail before this one may begin or succeed. One that never saw any of this
     /// recognizer's fingers does not hold it back (it is not part of this touch, as in UIKit).
     public final var mustFail: [Recognizer] = []
@@ -51,7 +57,7 @@ public class Recognizer {
     public init(spec: GestureSpec) { self.spec = spec }
 
     /// Engaged in a sequence: has fingers, or has not finished.
-    public var isEngaged: Bool { !participants.isEmpty && (!state.isFinished || !fingers.isEmpty || pending != nil) }
+    public var isEngaged: Bool { !participants.isEmpty && (!state.isFinished || !fingers.isEmpty || isHolding) }
 
     /// Makes the recognizer for a spec.
     public static func make(_ spec: GestureSpec) -> Recognizer {
@@ -66,14 +72,27 @@ public class Recognizer {
 
     /// Feeds one finger change; returns what the recognizer reports.
     public func handle(_ sample: TouchSample) -> [GestureEvent] {
+        process(sample)
+        return takeOutbox()
+    }
+
+    /// Feeds one finger change and appends what the recognizer reports to `reports`, as `owner`'s: the arena's
+    /// path, which allocates nothing (an array returned for each report was two allocations a drag event).
+    func handle(_ sample: TouchSample, owner: Int, into reports: inout [GestureArena.Report]) {
+        process(sample)
+        for event in outbox { reports.append(GestureArena.Report(owner: owner, event: event)) }
+        outbox.removeAll(keepingCapacity: true)
+    }
+
+    private func process(_ sample: TouchSample) {
         if state.isFinished && fingers.isEmpty && sample.phase == .down { reset() }
         // A success held for others to fail is final: later fingers are only tracked.
-        let listening = !state.isFinished && pending == nil
+        let listening = !state.isFinished && !isHolding
         switch sample.phase {
         case .down:
             fingers[sample.finger] = FingerTrack(
                 start: sample.location, startTime: sample.time, location: sample.location)
-            participants.insert(sample.finger)
+            if !participants.contains(sample.finger) { participants.append(sample.finger) }
             if listening { began(sample) }
         case .move:
             follow(sample)
@@ -89,14 +108,12 @@ public class Recognizer {
             if !state.isFinished { cancel(at: sample.time) }
         }
         if !state.isFinished { recordSample(sample.time) }
-        return takeOutbox()
     }
 
-    /// Moves a tracked finger. Through the index, not `fingers[key]?.location = …`, whose modify accessor allocates
-    /// its frame on the heap for every move.
+    /// Moves a tracked finger in place, through its position in the table.
     private func follow(_ sample: TouchSample) {
-        guard let index = fingers.index(forKey: sample.finger) else { return }
-        fingers.values[index].location = sample.location
+        guard let position = fingers.position(of: sample.finger) else { return }
+        fingers[position: position].location = sample.location
     }
 
     /// Runs timers due at `time`.
@@ -139,12 +156,12 @@ public class Recognizer {
 
     /// Whether this recognizer still holds `waiter` back: it shares a finger with it and may still succeed.
     public func blocks(_ waiter: Recognizer) -> Bool {
-        (!state.isFinished || pending != nil) && !participants.isDisjoint(with: waiter.participants)
+        (!state.isFinished || isHolding) && sharesFinger(with: waiter)
     }
 
     /// Whether this recognizer has succeeded (or begun) in the sequence it shares with `waiter`.
     func overrules(_ waiter: Recognizer) -> Bool {
-        (state == .ended || state.isActive) && !participants.isDisjoint(with: waiter.participants)
+        (state == .ended || state.isActive) && sharesFinger(with: waiter)
     }
 
     /// Sequencing: the predecessor was recognized at `time`; starts from its fingers still down.
@@ -163,7 +180,7 @@ public class Recognizer {
     /// unarmed one takes nothing.
     func listens(to sample: TouchSample) -> Bool {
         guard armed else { return false }
-        if state.isFinished && fingers.isEmpty && !participants.isEmpty && pending == nil {
+        if state.isFinished && fingers.isEmpty && !participants.isEmpty && !isHolding {
             armed = false  // its sequence is over: wait for the predecessor again
             return false
         }
@@ -175,7 +192,13 @@ public class Recognizer {
             armedUntil = nil
             return true
         }
-        return fingers[sample.finger] != nil
+        return fingers.contains(sample.finger)
+    }
+
+    /// Whether the two recognizers' current sequences have a finger in common.
+    public func sharesFinger(with other: Recognizer) -> Bool {
+        for finger in participants where other.participants.contains(finger) { return true }
+        return false
     }
 
     /// Whether `other` is before or after this recognizer in its sequence.
@@ -309,7 +332,7 @@ public class Recognizer {
 
     func reset() {
         state = .possible
-        participants = []
+        participants.removeAll(keepingCapacity: true)
         deadline = nil
         pending = nil
         reported = false

@@ -105,20 +105,29 @@ public struct TemplateCursor {
 
     /// A string value, quoted and escaped as `JSONWriter` escapes it: the room must allow six bytes a byte, plus 2.
     public mutating func string(_ value: String) {
-        var text = value
-        text.withUTF8 { utf8 in
-            room(for: utf8.count + 2)
-            var clean = true
-            for byte in utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                clean = false
-                break
-            }
-            guard clean else { return escaped(utf8) }
-            next.pointee = UInt8(ascii: "\"")
-            if let source = utf8.baseAddress { (next + 1).update(from: source, count: utf8.count) }
-            next[utf8.count + 1] = UInt8(ascii: "\"")
-            next += utf8.count + 2
+        // The string's own bytes where it has them (native and small strings: ids, names), with no copy of the
+        // string to make them contiguous.
+        if value.utf8.withContiguousStorageIfAvailable({ utf8 in quoted(utf8) }) == nil {
+            var text = value
+            text.withUTF8 { utf8 in quoted(utf8) }
         }
+    }
+
+    /// Copies the bytes between quotes as it checks them (ids and names are short: a byte loop costs less than a
+    /// scan and a call to memcpy); a byte that needs escaping starts over on the escaping path.
+    private mutating func quoted(_ utf8: UnsafeBufferPointer<UInt8>) {
+        room(for: utf8.count + 2)
+        var target = next + 1
+        for byte in utf8 {
+            guard byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") else {
+                return escaped(utf8)
+            }
+            target.pointee = byte
+            target += 1
+        }
+        next.pointee = UInt8(ascii: "\"")
+        target.pointee = UInt8(ascii: "\"")
+        next = target + 1
     }
 
     private mutating func escaped(_ utf8: UnsafeBufferPointer<UInt8>) {
@@ -166,23 +175,32 @@ public struct TemplateCursor {
         let end = position + digits
         var rest = magnitude
         var cursor = end
-        // Two digits a step: half the divisions of one at a time.
+        // Two digits a step, copied from a table of the hundred pairs: half the divisions of one at a time, and no
+        // division of the pair into its digits.
+        let pairs = digitPairs.utf8Start
         while rest >= 100 {
-            let pair = UInt8(truncatingIfNeeded: rest % 100)
+            let pair = Int(truncatingIfNeeded: rest % 100)
             rest /= 100
             cursor -= 2
-            cursor[0] = UInt8(ascii: "0") &+ pair / 10
-            cursor[1] = UInt8(ascii: "0") &+ pair % 10
+            cursor[0] = pairs[2 &* pair]
+            cursor[1] = pairs[2 &* pair &+ 1]
         }
-        let last = UInt8(truncatingIfNeeded: rest)
+        let last = Int(truncatingIfNeeded: rest)
         if last >= 10 {
-            cursor[-2] = UInt8(ascii: "0") &+ last / 10
-            cursor[-1] = UInt8(ascii: "0") &+ last % 10
+            cursor[-2] = pairs[2 &* last]
+            cursor[-1] = pairs[2 &* last &+ 1]
         } else {
-            cursor[-1] = UInt8(ascii: "0") &+ last
+            cursor[-1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: last)
         }
         return end
     }
+
+    /// "00" to "99", one after the other: a static string's bytes are in the binary, read with no initialization.
+    private static let digitPairs: StaticString = """
+        00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+        40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+        8081828384858687888990919293949596979899
+        """
 }
 
 extension JSONWriter {

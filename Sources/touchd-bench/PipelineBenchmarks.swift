@@ -14,9 +14,11 @@ enum PipelineBenchmarks {
 
     /// Benchmark 1: the engine the daemon runs (TouchEngine), from the file's bytes to one subscriber's: parse,
     /// decode, dispatch through a scene of `regions` regions with gestures, encode, queue and flush. The client's
-    /// socket takes everything (a `write` that counts), fed a frame at a time as a device read would.
+    /// socket takes everything (a `write` that counts), fed a frame at a time as a device read would. Heap
+    /// allocations are counted from the first frame past a tenth of the events (buffers have grown by then) to the
+    /// last: the per-event path should make none.
     static func pipeline(file: String, regions: Int) throws
-        -> (events: Int, seconds: Double, outputBytes: Int, writes: Int, frames: Int)
+        -> (events: Int, seconds: Double, outputBytes: Int, writes: Int, frames: Int, allocations: UInt64)
     {
         var factory = SceneFactory(seed: 7)
         let scene = factory.scene(count: regions, width: 1920, height: 1080, gestures: true)
@@ -41,9 +43,11 @@ enum PipelineBenchmarks {
         engine.receive(Array(#"{"op":"subscribe"}"#.utf8 + [10])[...], from: client, at: .zero)
         var outputBytes = 0
         var writes = 0
+        var effects: [EngineEffect] = []
         func drain(at time: EventTime) {
             while engine.hasEffects {
-                for case .flush(let id) in engine.takeEffects() {
+                engine.takeEffects(into: &effects)
+                for case .flush(let id) in effects {
                     engine.flush(id, at: time) { raw in
                         writes += 1
                         outputBytes += raw.count
@@ -57,17 +61,21 @@ enum PipelineBenchmarks {
         let events = recording.events
         var frameStart = events.startIndex
         var frames = 0
+        let warm = events.count / 10
+        var allocationsAtWarm: UInt64?
         for index in events.indices where events[index].isSynReport {
+            if allocationsAtWarm == nil && index >= warm { allocationsAtWarm = Measure.allocations() }
             engine.process(events[frameStart...index], from: device)
             drain(at: events[index].time)
             frameStart = index + 1
             frames += 1
         }
+        let allocations = Measure.allocations() - (allocationsAtWarm ?? Measure.allocations())
         engine.endOfStream(device, at: events.last?.time ?? .zero)
         engine.advance(to: .max)
         drain(at: .max)
         let seconds = Double(Measure.nanoseconds() - start) / 1e9
-        return (recording.events.count, seconds, outputBytes - hello.0, writes - hello.1, frames)
+        return (recording.events.count, seconds, outputBytes - hello.0, writes - hello.1, frames, allocations)
     }
 
     /// Benchmark 2: the decoder alone on raw input_event data (already in memory as bytes). With

@@ -56,7 +56,7 @@ do {
         guard arguments.count >= 2 else { fail("pipeline FILE.evemu [REGIONS]") }
         let result = try PipelineBenchmarks.pipeline(file: arguments[1], regions: Int(number(2, default: 50)))
         print(
-            "pipeline \(result.events) events \(Measure.format(result.seconds, decimals: 4)) s \(Measure.format(Double(result.events) / result.seconds, decimals: 0)) events/s \(result.outputBytes) bytes \(result.writes) writes \(result.frames) frames"
+            "pipeline \(result.events) events \(Measure.format(result.seconds, decimals: 4)) s \(Measure.format(Double(result.events) / result.seconds, decimals: 0)) events/s \(result.outputBytes) bytes \(result.writes) writes \(result.frames) frames \(result.allocations) allocations after warm-up"
         )
     case "decoder":
         guard arguments.count >= 3 else { fail("decoder FILE.raw DESCRIPTION.evemu") }

@@ -11,11 +11,22 @@ extension Dispatcher {
             fingerDown(mapped, key: key, device: device)
             return
         }
-        guard var state = fingers[key] else { return }
-        if state.dead {
-            if event.phase == .up || event.phase == .cancel { fingers[key] = nil }
+        guard let position = fingers.position(of: key) else { return }
+        let ends = event.phase == .up || event.phase == .cancel
+        if fingers[position: position].dead {
+            if ends { fingers[key] = nil }
             return
         }
+        // The state changes in place, not copied out and stored back (its arrays and strings retained and released
+        // for every event): nothing `follow` reaches adds, removes or reads a finger of the table.
+        follow(&fingers[position: position], mapped, key: key)
+        if ends { finish(fingers[position: position], mapped, key: key) }
+    }
+
+    /// A move, lift or cancel of a finger the dispatcher holds: the container may take it, a withheld down may
+    /// still wait, and the target hears it.
+    func follow(_ state: inout FingerState, _ mapped: MappedFingerEvent, key: FingerKey) {
+        let event = mapped.event
         state.maxMovement = max(state.maxMovement, mapped.position.distance(to: state.downLocation))
         if event.phase == .move, let container = state.container,
             mapped.position.distance(to: state.downLocation) > index.nodes[container].region.intercept!.slop
@@ -24,10 +35,7 @@ extension Dispatcher {
         }
         if state.deliverAt != nil {
             state.withheld.append(mapped)
-            if event.phase == .move {
-                fingers[key] = state
-                return
-            }
+            if event.phase == .move { return }
             // Lifted before the delay ran out: the child gets the whole short touch now.
             state.deliverAt = nil
             let withheld = state.withheld
@@ -35,11 +43,6 @@ extension Dispatcher {
             for item in withheld { deliver(&state, item, key: key) }
         } else {
             deliver(&state, mapped, key: key)
-        }
-        if event.phase == .up || event.phase == .cancel {
-            finish(state, mapped, key: key)
-        } else {
-            fingers[key] = state
         }
     }
 

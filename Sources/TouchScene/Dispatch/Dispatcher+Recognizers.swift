@@ -8,9 +8,9 @@ extension Dispatcher {
         guard !members.isEmpty else { return }
         let sample = TouchSample(
             finger: key, phase: mapped.event.phase, location: mapped.position, time: mapped.event.time)
-        for report in arena.feed(sample, to: members) {
-            out.append(.gesture(region: index.nodes[report.owner].id, report.event))
-        }
+        arena.feed(sample, to: members, into: &reports)
+        for report in reports { out.append(.gesture(region: index.nodes[report.owner].id, report.event)) }
+        reports.removeAll(keepingCapacity: true)
     }
 
     func ownerOf(_ member: Int) -> Int {
@@ -35,7 +35,12 @@ extension Dispatcher {
     }
 
     func runTimers(upTo time: EventTime) {
-        while let deadline = currentDeadline, deadline <= time {
+        // The first look takes the answer kept since the last change (the engine asked it before this event);
+        // after a timer has run, the fingers and recognizers have changed, and it is worked out again.
+        var next = nextDeadline
+        while let deadline = next, deadline <= time {
+            knownDeadline = nil
+            defer { next = currentDeadline }
             if let key = fingers.keys.sorted().first(where: { fingers[$0]?.deliverAt == deadline }),
                 var state = fingers[key]
             {

@@ -25,13 +25,15 @@ public final class Dispatcher {
     var arena: GestureArena
     /// Arena indices of each node's recognizers.
     var recognizersByNode: [[Int]] = []
-    var fingers: [FingerKey: FingerState] = [:]
+    var fingers = FingerTable<FingerState>()
     /// Per node, the finger key that drags it.
     var dragDrivers: [Int: FingerKey] = [:]
     /// Per scroll container, the finger that scrolls it.
     var scrollDrivers: [Int: ScrollDrive] = [:]
     var tapHistory: [Int: TapRecord] = [:]
     var out: [DispatchEvent] = []
+    /// The arena's reports for one finger event, before they become `.gesture` events; kept for its storage.
+    var reports: [GestureArena.Report] = []
     /// `nextDeadline` since the last change; nil when it must be worked out again.
     var knownDeadline: EventTime??
     /// Set whenever a finger's down is withheld (`deliverAt`), cleared once a look finds none.
@@ -70,7 +72,7 @@ public final class Dispatcher {
     }
 
     /// Fingers currently down (and not cancelled).
-    public var liveFingerCount: Int { fingers.values.filter { !$0.dead }.count }
+    public var liveFingerCount: Int { fingers.values.reduce(0) { $0 + ($1.dead ? 0 : 1) } }
 
     /// Region id a live finger is captured by.
     public func region(ofFinger finger: FingerID, device: DeviceTag) -> String? {
