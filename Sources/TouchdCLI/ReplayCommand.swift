@@ -25,11 +25,12 @@ public enum ReplayCommand {
         .flag("drop-unassigned", help: "with --scene: report nothing for fingers that hit no region"),
         .value(
             "filter", "off|fuzz|one-euro",
-            help: "jitter filter on finger positions (default fuzz: libinput's hysteresis, docs/decoding.md)"),
+            help: "jitter filter on finger positions (default fuzz: what libinput does to the panel, without "
+                + "lag where libinput has none; docs/decoding.md)"),
         .value(
             "filter-params", "LIST",
-            help: "the filter's parameters as name=number,...: fuzz takes fuzz (device units, default each axis's "
-                + "own, or range/250); one-euro takes minCutoff (Hz, default 1), beta (Hz per device unit/s, default "
+            help: "the filter's parameters as name=number,...: fuzz takes fuzz (device units, as if both axes "
+                + "declared it; default each axis's own, or range/250 when none); one-euro takes minCutoff (Hz, default 1), beta (Hz per device unit/s, default "
                 + "0.2), dCutoff (Hz, default 5)"),
         .flag("quiet", short: "q", help: "no summary on stderr"),
     ])

@@ -20,7 +20,7 @@ public struct ReplaySummary: Equatable, Sendable {
     /// Fingers still down when the recording ended, ended with `cancel` (docs/protocol.md, end of stream).
     public var endedAtEndOfStream = 0
     public var diagnostics = DecoderDiagnostics()
-    /// The jitter filter in force, with its margins ("fuzz, margins 8 x 8").
+    /// The jitter filter in force, with its margins ("fuzz, margins 15.5 x 15.5 device units").
     public var filter = ""
     public var phaseCounts: [TouchPhase: Int] = [:]
     /// With a scene: downs per region id ("" for fingers that hit nothing).

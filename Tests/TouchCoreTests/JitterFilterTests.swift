@@ -41,12 +41,29 @@ struct JitterFilterTests {
         #expect(
             FuzzHysteresis(device: TestDevices.touchscreen)
                 == FuzzHysteresis(marginX: 16.38, marginY: 16.38, release: .kernelPositionOnMotion))
+        // A fuzz on one axis only: libinput's y margin is 0, so it does not filter; nor does touchd on motion.
         var uneven = TestDevices.touchscreen
         uneven.absInfo[AbsCode.mtPositionX]?.fuzz = 75
-        uneven.absInfo[AbsCode.mtPositionY] = AbsInfo(minimum: 0, maximum: 7200)  // 7200 / 250 = 28, halved
-        #expect(FuzzHysteresis(device: uneven) == FuzzHysteresis(marginX: 37.5, marginY: 14, release: .edge))
+        uneven.absInfo[AbsCode.mtPositionY] = AbsInfo(minimum: 0, maximum: 7200)  // 7200 / 250 = 28.8
+        #expect(
+            FuzzHysteresis(device: uneven)
+                == FuzzHysteresis(marginX: 75, marginY: 28.8, release: .kernelPositionOnMotion))
         #expect(FuzzHysteresis(device: uneven, fuzz: 4) == FuzzHysteresis(marginX: 2, marginY: 2, release: .edge))
-        #expect(FuzzHysteresis(device: TestDevices.touchscreen, fuzz: 4).release == .edge)
+        // A fuzz of 1: libinput's margins are 1 / 2 = 0 in integers, so no hysteresis there either.
+        #expect(
+            FuzzHysteresis(device: TestDevices.touchscreen, fuzz: 1)
+                == FuzzHysteresis(marginX: 1, marginY: 1, release: .kernelPositionOnMotion))
+        // Single touch: libinput's fallback_flush_st_motion has no hysteresis, whatever the fuzz.
+        var single = TestDevices.touchscreen
+        for code in [AbsCode.mtSlot, AbsCode.mtPositionX, AbsCode.mtPositionY, AbsCode.mtTrackingID] {
+            single.absInfo[code] = nil
+        }
+        single.absInfo[AbsCode.x]?.fuzz = 16
+        single.absInfo[AbsCode.y]?.fuzz = 16
+        #expect(single.touchProtocol == .singleTouch)
+        #expect(
+            FuzzHysteresis(device: single) == FuzzHysteresis(marginX: 16, marginY: 16, release: .kernelPositionOnMotion)
+        )
         // A range below 250 units gives no default fuzz, and the hysteresis is off, as libinput with fuzz 0.
         var tiny = TestDevices.touchscreen
         tiny.absInfo[AbsCode.mtPositionX] = AbsInfo(minimum: 0, maximum: 200)
@@ -101,6 +118,29 @@ struct JitterFilterTests {
             ])
         #expect(pipeline.diagnostics.movesSuppressedByFilter == 2)
         #expect(pipeline.filter.defuzz != nil && !pipeline.filter.isOff)
+    }
+
+    /// Protocol A, no fuzz: the defuzz alone (38). From 1000, 1060 is 60 away (under 76): (1000 + 1060) / 2 = 1030.
+    /// The next frames repeat 1060 while the touch major grows: the position stays 1030 (only another axis
+    /// changed: suppressed as moves that go nowhere), and the lift, which mtdev never filters, is where the move
+    /// went (before, the lift ran the defuzz again and landed at 1037, where no move had gone).
+    @Test("protocol A: a frame that changes only the touch major, and the lift, do not move the finger")
+    func protocolALift() {
+        var device = TestDevices.touchscreen
+        device.absInfo[AbsCode.mtSlot] = nil
+        device.absInfo[AbsCode.mtTrackingID] = nil
+        device.absInfo[AbsCode.mtPositionX] = AbsInfo(minimum: 0, maximum: 9600)
+        device.absInfo[AbsCode.mtPositionY] = AbsInfo(minimum: 0, maximum: 7200)
+        device.absInfo[AbsCode.mtTouchMajor] = AbsInfo(minimum: 0, maximum: 255)
+        let script = EventScript()
+        for (x, major) in [(1000, 10), (1060, 10), (1060, 11), (1060, 12)] as [(Int32, Int32)] {
+            script.abs(AbsCode.mtPositionX, x).abs(AbsCode.mtPositionY, 0).abs(AbsCode.mtTouchMajor, major)
+            script.contactReport().report()
+        }
+        script.contactReport().report()  // no contact: the lift
+        let (lines, _) = Self.run(script.events, device: device, filter: .standard)
+        let positions = lines.filter { $0 != "frame" }.map { $0.split(separator: " ").prefix(3).joined(separator: " ") }
+        #expect(positions == ["down 1 (1000.0,0.0)", "move 1 (1030.0,0.0)", "up 1 (1030.0,0.0)"])
     }
 
     @Test("mtdev's defuzz, one axis: the kernel's input_defuzz_abs_event, and no overflow at Int32's ends")

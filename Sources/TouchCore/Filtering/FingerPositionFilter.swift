@@ -21,9 +21,12 @@ public struct FingerPositionFilter: Sendable {
         /// The position last reported, in device units.
         var x: Double
         var y: Double
-        /// mtdev's last filtered position (protocol A), which its next change is measured from.
+        /// mtdev's last filtered position (protocol A), which its next change is measured from, and the kernel's
+        /// position it was made from.
         var defuzzedX: Int32
         var defuzzedY: Int32
+        var kernelX: Int32
+        var kernelY: Int32
         /// The last position the hysteresis was given (the kernel's, after mtdev's defuzz on protocol A).
         var sampleX: Double
         var sampleY: Double
@@ -52,14 +55,14 @@ public struct FingerPositionFilter: Sendable {
         fingers.reserveCapacity(DeviceDescription.maximumSlots)
     }
 
-    /// libinput reads a protocol A panel through mtdev, and applies its own hysteresis only with a declared fuzz
-    /// (or an override): with none, mtdev's defuzzing is all the filtering there is.
+    /// libinput reads a protocol A panel through mtdev, and applies its own hysteresis after it only where it
+    /// would on any panel: elsewhere mtdev's defuzzing is all the filtering there is.
     private static func hysteresis(device: DeviceDescription, fuzz override: Int32?) -> FuzzHysteresis {
-        let declares = (device.xAxis?.fuzz ?? 0) > 0 || (device.yAxis?.fuzz ?? 0) > 0
-        if device.touchProtocol == .contactReports && override == nil && !declares {
+        let hysteresis = FuzzHysteresis(device: device, fuzz: override)
+        if device.touchProtocol == .contactReports && hysteresis.release != .edge {
             return FuzzHysteresis(marginX: 0, marginY: 0)
         }
-        return FuzzHysteresis(device: device, fuzz: override)
+        return hysteresis
     }
 
     /// Whether positions pass through untouched (the pipeline then skips the filter entirely).
@@ -79,7 +82,8 @@ public struct FingerPositionFilter: Sendable {
         let index = fingers.lastIndex { $0.finger == event.finger }
         if event.phase == .down || index == nil {
             let track = Track(
-                finger: event.finger, x: x, y: y, defuzzedX: event.contact.x, defuzzedY: event.contact.y, sampleX: x,
+                finger: event.finger, x: x, y: y, defuzzedX: event.contact.x, defuzzedY: event.contact.y,
+                kernelX: event.contact.x, kernelY: event.contact.y, sampleX: x,
                 sampleY: y,
                 time: event.time, oneEuroX: OneEuroAxis(start: x), oneEuroY: OneEuroAxis(start: y))
             if let index {
@@ -91,7 +95,8 @@ public struct FingerPositionFilter: Sendable {
         }
         guard let index else { return (x, y) }
         let next = Self.filtered(
-            event.contact, time: event.time, track: &fingers[index], hysteresis: hysteresis, defuzz: defuzz,
+            event.contact, lifts: event.phase == .up || event.phase == .cancel, time: event.time,
+            track: &fingers[index], hysteresis: hysteresis, defuzz: defuzz,
             oneEuro: oneEuro)
         switch event.phase {
         case .up, .cancel:
@@ -106,15 +111,20 @@ public struct FingerPositionFilter: Sendable {
     }
 
     private static func filtered(
-        _ contact: ContactState, time: EventTime, track: inout Track, hysteresis: FuzzHysteresis?, defuzz: MtdevDefuzz?,
-        oneEuro: OneEuroParameters?
+        _ contact: ContactState, lifts: Bool, time: EventTime, track: inout Track, hysteresis: FuzzHysteresis?,
+        defuzz: MtdevDefuzz?, oneEuro: OneEuroParameters?
     ) -> (x: Double, y: Double) {
         var x = Double(contact.x)
         var y = Double(contact.y)
         if let defuzz {
-            let defuzzed = defuzz.apply(x: contact.x, y: contact.y, previous: (track.defuzzedX, track.defuzzedY))
-            (track.defuzzedX, track.defuzzedY) = defuzzed
-            (x, y) = (Double(defuzzed.x), Double(defuzzed.y))
+            // mtdev filters a contact's new position, never a lift; and a frame that changed only another axis
+            // (touch major, pressure) must not move the finger either.
+            if !lifts && (contact.x != track.kernelX || contact.y != track.kernelY) {
+                let defuzzed = defuzz.apply(x: contact.x, y: contact.y, previous: (track.defuzzedX, track.defuzzedY))
+                (track.defuzzedX, track.defuzzedY) = defuzzed
+                (track.kernelX, track.kernelY) = (contact.x, contact.y)
+            }
+            (x, y) = (Double(track.defuzzedX), Double(track.defuzzedY))
         }
         if let hysteresis {
             let next = hysteresis.apply(

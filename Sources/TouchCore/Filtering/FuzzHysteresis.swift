@@ -9,12 +9,12 @@ public struct FuzzHysteresis: Equatable, Sendable {
 
     /// Where the reported position goes once the kernel's leaves the ellipse.
     public enum Release: Equatable, Sendable {
-        /// To the ellipse's edge, on the way to the kernel's position: libinput's hysteresis, for panels that
-        /// declare a fuzz. A moving finger lags by up to the margin, as it does under libinput.
+        /// To the ellipse's edge, on the way to the kernel's position: libinput's hysteresis, for the panels that
+        /// libinput filters. A moving finger lags by up to the margin, as it does under libinput.
         case edge
         /// To the kernel's position itself when the frame moved the finger by more than the margin since its
-        /// previous sample (motion, not noise), else to the edge: for panels that declare no fuzz, where libinput
-        /// does not filter at all and any lag would be one that libinput's users never had. A moving finger does
+        /// previous sample (motion, not noise), else to the edge: for the panels libinput does not filter at all,
+        /// where any lag would be one that libinput's users never had. A moving finger does
         /// not lag; noise, and a creep slower than the margin a frame, is held as by the hysteresis.
         case kernelPositionOnMotion
     }
@@ -25,28 +25,35 @@ public struct FuzzHysteresis: Equatable, Sendable {
         self.release = release
     }
 
-    /// The margins for a device: half of each axis's fuzz with libinput's release, as libinput. When neither axis
-    /// declares a fuzz, mtdev's default fuzz (range / 250, its coordinate signal-to-noise ratio; not rounded down,
-    /// so that an 800-unit axis keeps 3.2 units, not 3) with the release on motion; an axis under 250 units gets
-    /// none, so nothing is filtered (as libinput with fuzz 0). An axis without fuzz beside one with keeps half the
-    /// default. `fuzz` overrides both axes' fuzz, as if the device declared it.
+    /// The hysteresis for a device, following what libinput (1.22) does to it. libinput applies its hysteresis
+    /// only to multitouch panels whose margins, half of each axis's fuzz in integers, are both at least 1: there
+    /// touchd does the same, with libinput's release (`.edge`). Everything else libinput leaves unfiltered (no
+    /// fuzz, a fuzz on one axis only, a fuzz of 1, single touch), so touchd must add no lag on motion: it takes
+    /// each axis's noise as its fuzz (the declared one, else mtdev's default, range / 250, not rounded down, so
+    /// that an 800-unit axis keeps 3.2 units) as the margin, released on motion; an axis under 250 units with no
+    /// fuzz gets none, and nothing is filtered. `fuzz` overrides both axes' fuzz, as if the device declared it.
     public init(device: DeviceDescription, fuzz override: Int32? = nil) {
-        if let override {
-            self.init(marginX: Double(override) / 2, marginY: Double(override) / 2)
+        let fuzzX = override ?? device.xAxis?.fuzz ?? 0
+        let fuzzY = override ?? device.yAxis?.fuzz ?? 0
+        if Self.libinputFilters(device, fuzzX: fuzzX, fuzzY: fuzzY) {
+            self.init(marginX: Double(fuzzX) / 2, marginY: Double(fuzzY) / 2, release: .edge)
             return
         }
-        let declares = (device.xAxis?.fuzz ?? 0) > 0 || (device.yAxis?.fuzz ?? 0) > 0
-        func margin(_ axis: AbsInfo?) -> Double {
+        func margin(_ axis: AbsInfo?, fuzz: Int32) -> Double {
             guard let axis else { return 0 }
-            if axis.fuzz > 0 { return Double(axis.fuzz) / 2 }
-            let defaultFuzz = MtdevDefuzz.defaultFuzz(of: axis)
-            // Beside an axis that declares a fuzz, half of the default, as before the release on motion existed.
-            if declares || defaultFuzz == 0 { return Double(defaultFuzz) / 2 }
+            if fuzz > 0 { return Double(fuzz) }
+            if MtdevDefuzz.defaultFuzz(of: axis) == 0 { return 0 }
             return Double(Int64(axis.maximum) - Int64(axis.minimum)) / 250
         }
         self.init(
-            marginX: margin(device.xAxis), marginY: margin(device.yAxis),
-            release: declares ? .edge : .kernelPositionOnMotion)
+            marginX: margin(device.xAxis, fuzz: fuzzX), marginY: margin(device.yAxis, fuzz: fuzzY),
+            release: .kernelPositionOnMotion)
+    }
+
+    /// Whether libinput applies its hysteresis to the device (evdev-fallback.c): multitouch only, and both
+    /// margins (fuzz / 2 in integers) non-zero.
+    public static func libinputFilters(_ device: DeviceDescription, fuzzX: Int32, fuzzY: Int32) -> Bool {
+        device.touchProtocol != .singleTouch && fuzzX / 2 > 0 && fuzzY / 2 > 0
     }
 
     /// Whether the hysteresis does anything: libinput skips it when either margin is zero.

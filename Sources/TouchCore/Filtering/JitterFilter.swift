@@ -6,9 +6,11 @@ public enum JitterFilter: Equatable, Sendable, CustomStringConvertible {
     /// Every kernel position is passed on as it is.
     case off
     /// What libinput does to each kind of panel, and no lag where libinput has none (FuzzHysteresis,
-    /// MtdevDefuzz): with a declared fuzz, libinput's hysteresis (an ellipse of half the fuzz); with none, a
-    /// hysteresis of mtdev's default fuzz (range / 250) released to the kernel's position on motion; protocol A
-    /// first goes through mtdev's defuzz. `fuzz` overrides the axes' fuzz for both axes (device units).
+    /// MtdevDefuzz): where libinput applies its hysteresis (multitouch, a fuzz of 2 or more on both axes), the
+    /// same (an ellipse of half the fuzz); protocol A first goes through mtdev's defuzz, and gets nothing more
+    /// where libinput's hysteresis does not apply; any other panel (libinput does not filter it) gets a
+    /// hysteresis of each axis's fuzz (declared, or mtdev's default, range / 250) released to the kernel's
+    /// position on motion. `fuzz` overrides the axes' fuzz for both axes (device units).
     case fuzz(override: Int32?)
     /// The 1€ filter (Casiez, Roussel, Vogel, CHI 2012), per axis: an exponential smoothing whose cutoff rises
     /// with the finger's speed.

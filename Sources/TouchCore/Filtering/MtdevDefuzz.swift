@@ -5,7 +5,8 @@
 ///
 /// Per axis, against the contact's previous filtered value: a change under half the fuzz is dropped, one under the
 /// fuzz moves a quarter of the way, one under twice the fuzz half of it, a larger one is taken whole. Integer
-/// arithmetic as mtdev's, so its output is libinput's input to the unit.
+/// arithmetic as mtdev's, so each change of position comes out as mtdev hands it to libinput (mtdev also filters
+/// frames that repeat a position, which touchd does not: docs/decoding.md, "Jitter").
 public struct MtdevDefuzz: Equatable, Sendable {
     public var fuzzX: Int32
     public var fuzzY: Int32
