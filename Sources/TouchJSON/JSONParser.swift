@@ -131,7 +131,12 @@ public struct JSONParser {
             switch byte {
             case UInt8(ascii: "\""):
                 position += 1
-                return String(decoding: scalars, as: UTF8.self)
+                // JSON text is UTF-8 (RFC 8259 §8.1): bytes that are not would silently become U+FFFD, and a region
+                // id, a command's argument or a file name would differ from what the file says.
+                guard let string = String(validating: scalars, as: UTF8.self) else {
+                    throw error("a string that is not valid UTF-8")
+                }
+                return string
             case UInt8(ascii: "\\"):
                 position += 1
                 guard position < bytes.count else { break }

@@ -57,10 +57,7 @@ public enum RequestID: Equatable, Hashable, Sendable {
         switch value {
         case nil: return nil
         case .string(let text, _)?:
-            // Echoed exactly: bytes that are not UTF-8 would come back as U+FFFD, and two ids could look alike.
-            if let source, String(validating: source, as: UTF8.self) == nil {
-                throw RequestError(.badRequest, "id: a string must be valid UTF-8")
-            }
+            // Echoed as written: the parser refuses strings that are not UTF-8 (bad-json), so none became U+FFFD.
             return .string(text)
         case .number?:
             if let source, source.allSatisfy({ $0 == UInt8(ascii: "-") || (48...57).contains($0) }),

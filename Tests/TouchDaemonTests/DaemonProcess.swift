@@ -56,6 +56,17 @@ final class DaemonProcess {
 
     var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
+    /// Whether the log comes to hold `text` within `seconds`: a line the daemon logs after answering the client
+    /// (a refusal's goodbye goes out first) may not be written yet when the client has its answer.
+    func logWillContain(_ text: String, seconds: Double = 5) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !log.contains(text) {
+            if Date() > deadline { return false }
+            usleep(20_000)
+        }
+        return true
+    }
+
     var residentKilobytes: Int? {
         guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
             let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })

@@ -168,6 +168,17 @@ struct CompactJSONTests {
         }
     }
 
+    @Test("a string's bytes must be UTF-8: a stray byte, a truncated sequence, an overlong form, a surrogate")
+    func invalidUTF8() throws {
+        for bad: [UInt8] in [[0xFF], [0xC3], [0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80]] {
+            let text = Array("{\"a\": 1,\n \"b\": \"x".utf8) + bad + Array("y\"}".utf8)
+            let error = try #require(throws: JSONSyntaxError.self) { try JSONParser.parse(text) }
+            #expect(error.line == 2 && error.message == "a string that is not valid UTF-8", "\(bad)")
+        }
+        // Valid multi-byte text passes as written.
+        #expect(try JSONParser.parse(Array("\"é😀\u{10FFFF}\"".utf8)) == .string("é😀\u{10FFFF}", line: 1))
+    }
+
     @Test("the source text of a top-level key is kept exactly")
     func keptSource() throws {
         let line = Array(#"{"op":"ping", "id" : 9007199254740993 ,"x":{"id":2}}"#.utf8)

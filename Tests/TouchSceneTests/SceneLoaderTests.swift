@@ -112,4 +112,16 @@ struct SceneLoaderTests {
         #expect(error.path == path)
         #expect(error.message == message)
     }
+
+    /// A region id with a byte that is not UTF-8 used to load as U+FFFD, so a client naming the region as the file
+    /// spells it could never match it.
+    @Test("a scene whose region id is not valid UTF-8 is refused with its file and line")
+    func invalidUTF8() throws {
+        let json =
+            Array("{\"size\": [100, 100],\n \"regions\": [{\"id\": \"pl".utf8) + [0xE9]
+            + Array("\", \"frame\": [0, 0, 10, 10]}]}".utf8)
+        let error = try #require(throws: SceneError.self) { try SceneLoader.parse(json, file: "latin1.json") }
+        #expect(error.file == "latin1.json" && error.line == 2)
+        #expect(error.message.hasPrefix("JSON syntax: a string that is not valid UTF-8"))
+    }
 }

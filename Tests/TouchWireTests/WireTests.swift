@@ -91,7 +91,7 @@ struct TransportTests {
         #expect(error.code == code)
     }
 
-    @Test("an id whose string is not UTF-8 is a bad request (it could not be echoed exactly); escapes are fine")
+    @Test("an id whose string is not UTF-8 is bad JSON (it could not be echoed exactly); escapes are fine")
     func idNotUTF8() {
         let bad: [UInt8] = Array(#"{"op":"ping","id":""#.utf8) + [0xC3, 0x28] + Array(#""}"#.utf8)
         let (badID, badResult) = RequestDecoder.decode(bad)
@@ -100,7 +100,7 @@ struct TransportTests {
             Issue.record("accepted an id that is not UTF-8")
             return
         }
-        #expect(error.code == .badRequest)
+        #expect(error.code == .badJSON)
         let (goodID, goodResult) = RequestDecoder.decode(Array(#"{"op":"ping","id":"caf\u00e9 é"}"#.utf8))
         #expect(goodID == .string("café é"))
         #expect((try? goodResult.get()) == .ping)

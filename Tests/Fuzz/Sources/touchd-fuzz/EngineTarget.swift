@@ -204,9 +204,7 @@ final class Peer {
         guard let parsed = try? JSONParser.parse(line, keepingSourceOf: "id") else { return .none }
         switch parsed.value["id"] {
         case .string(let text, _)?:
-            // The parser reads bytes that are not UTF-8 as U+FFFD; the engine refuses such an id (bad-request, no id),
-            // since it could not come back as written.
-            if let source = parsed.source, String(validating: source, as: UTF8.self) == nil { return .none }
+            // A line with bytes that are not UTF-8 in a string does not parse (bad-json, no id).
             return .string(Array(text.utf8))
         case .number?:
             guard let source = parsed.source, let integer = integerText(source) else { return .none }
