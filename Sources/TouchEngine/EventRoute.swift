@@ -57,7 +57,7 @@ extension OutboundQueue.Kind {
     /// A gesture's `changed` reports coalesce by region and gesture; its other reports are essential.
     static func of(_ gesture: GestureEvent, region: InternedString) -> Self {
         gesture.event == .changed
-            ? .gestureChange(OutboundQueue.GestureChangeKey(region: region, gesture: gesture.name)) : .essential
+            ? .gestureChange(OutboundQueue.GestureChangeKey(region: region, gesture: gesture.nameID)) : .essential
     }
 }
 

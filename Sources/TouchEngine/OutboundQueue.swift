@@ -24,12 +24,12 @@ public struct OutboundQueue {
         case gestureChange(GestureChangeKey)
     }
 
-    /// Which gesture a `changed` line is of: its region (interned) and the gesture's name (kept, not made).
+    /// Which gesture a `changed` line is of: its region and the gesture's name, both interned.
     public struct GestureChangeKey: Hashable, Sendable {
         public var region: InternedString
-        public var gesture: String
+        public var gesture: InternedString
 
-        public init(region: InternedString, gesture: String) {
+        public init(region: InternedString, gesture: InternedString) {
             self.region = region
             self.gesture = gesture
         }

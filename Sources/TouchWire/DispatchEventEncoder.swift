@@ -81,12 +81,12 @@ public enum DispatchEventEncoder {
 
     /// Gesture lines come with every `changed` of a drag or pinch: a template too.
     public static func encode(_ gesture: GestureEvent, region: InternedString, into writer: inout JSONWriter) {
-        let strings = region.jsonCount + gesture.name.utf8.count
+        let strings = region.jsonCount + gesture.nameID.jsonCount
         writer.writeTemplate(maximum: FingerEventEncoder.lineBound(strings: strings)) { line in
             line.literal(#"{"type":"gesture","region":"#)
             line.string(region)
             line.literal(#","gesture":"#)
-            line.string(gesture.name)
+            line.string(gesture.nameID)
             line.literal(kindField(gesture.kind))
             line.literal(stateField(gesture.event))
             line.literal(#","time_us":"#)
