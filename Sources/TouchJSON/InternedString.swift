@@ -61,8 +61,3 @@ public struct InternedString: Hashable, @unchecked Sendable, CustomStringConvert
         }
     }
 }
-
-extension InternedString: Comparable {
-    /// By the strings, as `String` orders them (sorted output stays as it was).
-    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.string < rhs.string }
-}
