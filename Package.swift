@@ -54,7 +54,8 @@ let package = Package(
         .target(name: "TouchCore", swiftSettings: crossModule, linkerSettings: [.linkedLibrary("m")]),
         .target(name: "TouchJSON", swiftSettings: crossModule),
         .target(name: "TouchFormats", dependencies: ["TouchCore", "TouchPosix"]),
-        .target(name: "TouchGestures", dependencies: ["TouchCore"], swiftSettings: uncheckedExclusivity),
+        .target(
+            name: "TouchGestures", dependencies: ["TouchCore", "TouchJSON"], swiftSettings: uncheckedExclusivity),
         .target(
             name: "TouchScene", dependencies: ["TouchCore", "TouchJSON", "TouchGestures"],
             swiftSettings: uncheckedExclusivity),

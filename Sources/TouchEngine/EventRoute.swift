@@ -1,5 +1,6 @@
 import TouchCore
 import TouchGestures
+import TouchJSON
 import TouchScene
 import TouchWire
 
@@ -25,16 +26,16 @@ public struct EventRoute: Equatable, Sendable {
             device = touch.device
         case .gesture(let id, _):
             kind = .gesture
-            scope = .region(id)
+            scope = .region(id.string)
             device = nil
         case .regionMoved(let id, _, _), .regionScrolled(let id, _, _):
             kind = .region
-            scope = .region(id)
+            scope = .region(id.string)
             device = nil
         case .frame(let name, _):
             kind = .frame
             scope = .none
-            device = name
+            device = name.string
         }
         queueKind = Self.queueKind(of: event)
     }
@@ -54,9 +55,9 @@ extension OutboundQueue.Kind {
     static func of(_ touch: DispatchedTouch) -> Self { touch.phase == .move ? .move(finger: touch.key) : .essential }
 
     /// A gesture's `changed` reports coalesce by region and gesture; its other reports are essential.
-    static func of(_ gesture: GestureEvent, region: String) -> Self {
+    static func of(_ gesture: GestureEvent, region: InternedString) -> Self {
         gesture.event == .changed
-            ? .gestureChange(OutboundQueue.GestureChangeKey(region: region, gesture: gesture.name)) : .essential
+            ? .gestureChange(OutboundQueue.GestureChangeKey(region: region, gesture: gesture.nameID)) : .essential
     }
 }
 

@@ -1,4 +1,5 @@
 import TouchCore
+import TouchJSON
 
 /// Lines waiting for a slow client, bounded in bytes, held in one contiguous buffer so that whatever is queued
 /// leaves in one system call.
@@ -23,12 +24,12 @@ public struct OutboundQueue {
         case gestureChange(GestureChangeKey)
     }
 
-    /// Which gesture a `changed` line is of: its region and the gesture's name (two strings kept, none made).
+    /// Which gesture a `changed` line is of: its region and the gesture's name, both interned.
     public struct GestureChangeKey: Hashable, Sendable {
-        public var region: String
-        public var gesture: String
+        public var region: InternedString
+        public var gesture: InternedString
 
-        public init(region: String, gesture: String) {
+        public init(region: InternedString, gesture: InternedString) {
             self.region = region
             self.gesture = gesture
         }

@@ -1,4 +1,5 @@
 import TouchCore
+import TouchJSON
 
 /// Defaults in line with UIKit and Android (shared/notes/prior-art.md).
 public enum GestureDefaults {
@@ -42,7 +43,12 @@ public enum SwipeDirection: String, Sendable, CaseIterable {
 public struct GestureSpec: Equatable, Sendable {
     public var kind: GestureKind
     /// Unique within the region; what `simultaneous` groups and events name. Defaults to the kind.
-    public var name: String
+    public var name: String {
+        get { nameID.string }
+        set { nameID = InternedString(newValue) }
+    }
+    /// The name interned when the scene was loaded: what the recognizer's reports carry.
+    public var nameID: InternedString
     /// Tap: taps required (1, 2, 3 ...).
     public var taps = 1
     /// Fingers required (tap, long press, drag, swipe); pinch and rotate always use two.
@@ -70,7 +76,7 @@ public struct GestureSpec: Equatable, Sendable {
 
     public init(_ kind: GestureKind, name: String? = nil) {
         self.kind = kind
-        self.name = name ?? kind.rawValue
+        self.nameID = InternedString(name ?? kind.rawValue)
         switch kind {
         case .swipe:
             minimumDistance = GestureDefaults.swipeMinimumDistance
@@ -103,7 +109,12 @@ public enum GestureEventKind: String, Sendable {
 
 /// One report of a recognizer; the dispatcher adds the region.
 public struct GestureEvent: Equatable, Sendable {
-    public var name: String
+    public var name: String {
+        get { nameID.string }
+        set { nameID = InternedString(newValue) }
+    }
+    /// The gesture's name as its spec interned it: copying a report retains nothing.
+    public var nameID: InternedString
     public var kind: GestureKind
     public var event: GestureEventKind
     public var time: EventTime
@@ -124,7 +135,15 @@ public struct GestureEvent: Equatable, Sendable {
     public init(
         name: String, kind: GestureKind, event: GestureEventKind, time: EventTime, location: Point, fingers: Int
     ) {
-        self.name = name
+        self.init(
+            nameID: InternedString(name), kind: kind, event: event, time: time, location: location, fingers: fingers)
+    }
+
+    public init(
+        nameID: InternedString, kind: GestureKind, event: GestureEventKind, time: EventTime, location: Point,
+        fingers: Int
+    ) {
+        self.nameID = nameID
         self.kind = kind
         self.event = event
         self.time = time

@@ -226,7 +226,7 @@ public class Recognizer {
     /// Reports an event; `began`/`changed`/`ended`/`cancelled` also set the state.
     func report(_ kind: GestureEventKind, at time: EventTime, configure: (inout GestureEvent) -> Void = { _ in }) {
         var event = GestureEvent(
-            name: spec.name, kind: spec.kind, event: kind, time: time, location: centroid, fingers: fingerCount)
+            nameID: spec.nameID, kind: spec.kind, event: kind, time: time, location: centroid, fingers: fingerCount)
         configure(&event)
         if kind == .began || kind == .changed { lastActive = event }
         switch kind {

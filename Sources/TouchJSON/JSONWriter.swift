@@ -76,6 +76,8 @@ public struct JSONWriter {
         stringValue(value)
     }
 
+    public mutating func field(_ name: StaticString, _ value: InternedString) { field(name, value.string) }
+
     public mutating func field(_ name: StaticString, _ value: Int64) {
         key(name)
         appendInteger(value)

@@ -113,6 +113,15 @@ public struct TemplateCursor {
         }
     }
 
+    /// An interned string's JSON form, made when it was interned: a copy, like a literal.
+    @inlinable @inline(__always)
+    public mutating func string(_ value: InternedString) {
+        let json = value.entry.pointee.json
+        precondition(end - next >= json.count, "template line longer than its reserved room")
+        if let source = json.baseAddress { next.update(from: source, count: json.count) }
+        next += json.count
+    }
+
     /// Copies the bytes between quotes as it checks them (ids and names are short: a byte loop costs less than a
     /// scan and a call to memcpy); a byte that needs escaping starts over on the escaping path.
     private mutating func quoted(_ utf8: UnsafeBufferPointer<UInt8>) {

@@ -1,4 +1,5 @@
 import TouchCore
+import TouchJSON
 
 /// The scene flattened for hit testing.
 ///
@@ -13,6 +14,8 @@ public struct SceneIndex: Sendable {
     public struct Node: Sendable {
         /// The region without its children (they are nodes of their own).
         public var region: Region
+        /// The id as events carry it, interned when the scene changed.
+        public let internedID: InternedString
         public var parent: Int?
         public var children: [Int]
         public var depth: Int
@@ -141,7 +144,8 @@ public struct SceneIndex: Sendable {
         let index = nodes.count
         nodes.append(
             Node(
-                region: stripped, parent: parent, children: [], depth: depth, frame: frame,
+                region: stripped, internedID: InternedString(region.id), parent: parent, children: [], depth: depth,
+                frame: frame,
                 touchBounds: region.touchableArea.bounds(for: frame), eligible: eligible,
                 takesTouches: eligible && region.wantsTouches, clippingAncestors: clipping, rank: 0))
         // A scroll container shows its content shifted by its offset.

@@ -38,12 +38,13 @@ public enum DispatchEventEncoder {
     /// The most frequent line by far (every finger, every frame): written as a template, each key with its comma
     /// as one literal (`JSONWriter.writeTemplate`).
     public static func encode(_ touch: DispatchedTouch, into writer: inout JSONWriter) {
-        let strings = touch.device.utf8.count + (touch.region?.utf8.count ?? 0)
+        let strings = touch.deviceID.jsonCount + (touch.regionID?.jsonCount ?? 0)
         writer.writeTemplate(maximum: FingerEventEncoder.lineBound(strings: strings)) { line in
             FingerEventEncoder.templateHead(
-                touch.phase, device: touch.device, finger: touch.finger, slot: touch.slot, time: touch.time, into: &line
+                touch.phase, device: touch.deviceID, finger: touch.finger, slot: touch.slot, time: touch.time,
+                into: &line
             )
-            if let region = touch.region {
+            if let region = touch.regionID {
                 line.literal(#","region":"#)
                 line.string(region)
             } else {
@@ -79,13 +80,13 @@ public enum DispatchEventEncoder {
     }
 
     /// Gesture lines come with every `changed` of a drag or pinch: a template too.
-    public static func encode(_ gesture: GestureEvent, region: String, into writer: inout JSONWriter) {
-        let strings = region.utf8.count + gesture.name.utf8.count
+    public static func encode(_ gesture: GestureEvent, region: InternedString, into writer: inout JSONWriter) {
+        let strings = region.jsonCount + gesture.nameID.jsonCount
         writer.writeTemplate(maximum: FingerEventEncoder.lineBound(strings: strings)) { line in
             line.literal(#"{"type":"gesture","region":"#)
             line.string(region)
             line.literal(#","gesture":"#)
-            line.string(gesture.name)
+            line.string(gesture.nameID)
             line.literal(kindField(gesture.kind))
             line.literal(stateField(gesture.event))
             line.literal(#","time_us":"#)

@@ -31,13 +31,33 @@ public enum FingerEventEncoder {
         _ phase: TouchPhase, device: String, finger: FingerID, slot: Int32, time: EventTime,
         into line: inout TemplateCursor
     ) {
+        typeAndDeviceKey(phase, into: &line)
+        line.string(device)
+        templateFinger(finger, slot: slot, time: time, into: &line)
+    }
+
+    /// The same with the device's name interned: its JSON form copied as it was made.
+    public static func templateHead(
+        _ phase: TouchPhase, device: InternedString, finger: FingerID, slot: Int32, time: EventTime,
+        into line: inout TemplateCursor
+    ) {
+        typeAndDeviceKey(phase, into: &line)
+        line.string(device)
+        templateFinger(finger, slot: slot, time: time, into: &line)
+    }
+
+    private static func typeAndDeviceKey(_ phase: TouchPhase, into line: inout TemplateCursor) {
         switch phase {
         case .down: line.literal(#"{"type":"down","device":"#)
         case .move: line.literal(#"{"type":"move","device":"#)
         case .up: line.literal(#"{"type":"up","device":"#)
         case .cancel: line.literal(#"{"type":"cancel","device":"#)
         }
-        line.string(device)
+    }
+
+    private static func templateFinger(
+        _ finger: FingerID, slot: Int32, time: EventTime, into line: inout TemplateCursor
+    ) {
         line.literal(#","finger":"#)
         line.integer(Int64(finger.rawValue))
         line.literal(#","slot":"#)
@@ -85,6 +105,17 @@ public enum FingerEventEncoder {
     /// Appends the end-of-frame line.
     public static func encodeFrame(time: EventTime, device: String, into writer: inout JSONWriter) {
         writer.writeTemplate(maximum: lineBound(strings: device.utf8.count)) { line in
+            line.literal(#"{"type":"frame","device":"#)
+            line.string(device)
+            line.literal(#","time_us":"#)
+            line.integer(time.microseconds)
+            line.literal("}\n")
+        }
+    }
+
+    /// The same with the device's name interned.
+    public static func encodeFrame(time: EventTime, device: InternedString, into writer: inout JSONWriter) {
+        writer.writeTemplate(maximum: lineBound(strings: device.jsonCount)) { line in
             line.literal(#"{"type":"frame","device":"#)
             line.string(device)
             line.literal(#","time_us":"#)

@@ -37,7 +37,7 @@ public struct ReplaySummary: Equatable, Sendable {
         case .touch(let touch) where touch.phase == .down:
             downsByRegion[touch.region ?? "", default: 0] += 1
         case .gesture(let region, let gesture) where gesture.event == .ended:
-            gesturesEnded[region + "/" + gesture.name, default: 0] += 1
+            gesturesEnded[region.string + "/" + gesture.name, default: 0] += 1
         default:
             break
         }

@@ -76,7 +76,7 @@ struct EndOfStreamTests {
         #expect(touches.last?.time == EventTime(microseconds: 2_020_000))  // the last frame's time
         let gestures = summary.dispatched.compactMap { event -> GestureEventSummary? in
             guard case .gesture(let region, let gesture) = event else { return nil }
-            return GestureEventSummary(region: region, state: gesture.event.rawValue, dx: gesture.translation.x)
+            return GestureEventSummary(region: region.string, state: gesture.event.rawValue, dx: gesture.translation.x)
         }
         #expect(
             gestures == [

@@ -125,7 +125,7 @@ struct ExtremeTimeReplayTests {
         #expect(summary.endedAtEndOfStream == 1)
         let gestures = summary.dispatched.compactMap { event -> (String, String, Int64)? in
             guard case .gesture(let region, let gesture) = event else { return nil }
-            return (region, gesture.event.rawValue, gesture.time.microseconds)
+            return (region.string, gesture.event.rawValue, gesture.time.microseconds)
         }
         #expect(gestures.map(\.0) == ["play", "menu", "menu", "favourite"])
         #expect(gestures.map(\.1) == ["ended", "pressing", "failed", "ended"])

@@ -50,7 +50,7 @@ extension Dispatcher {
         let event = mapped.event
         let target = index.hitTest(mapped.position)
         var state = FingerState(
-            key: key, device: device.name, finger: event.finger, slot: event.slot, target: target, downTime: event.time,
+            key: key, device: device.id, finger: event.finger, slot: event.slot, target: target, downTime: event.time,
             downLocation: mapped.position, lastLocation: mapped.position, tapCount: 1, recognizers: [],
             silent: target == nil && options.dropUnassigned)
         if let target {
@@ -96,11 +96,11 @@ extension Dispatcher {
         -> DispatchedTouch
     {
         // Two fields, not the node: a copy of the node (its region, gestures and all) is a memcpy on every event.
-        let id = regionNode.map { index.nodes[$0].region.id }
+        let id = regionNode.map { index.nodes[$0].internedID }
         let origin = regionNode.map { index.nodes[$0].frame.origin }
         let phase = mapped.event.phase
         return DispatchedTouch(
-            phase: phase, region: id, device: state.device, key: state.key, finger: state.finger,
+            phase: phase, regionID: id, deviceID: state.device, key: state.key, finger: state.finger,
             slot: state.slot,
             time: mapped.event.time, location: mapped.position,
             local: origin.map { mapped.position - $0 } ?? mapped.position,

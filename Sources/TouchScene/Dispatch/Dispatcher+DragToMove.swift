@@ -19,7 +19,7 @@ extension Dispatcher {
         guard moved != index.nodes[target].region.frame.origin else { return }
         index.moveRegion(target, toOrigin: moved)
         let node = index.nodes[target]
-        out.append(.regionMoved(region: node.id, frame: node.region.frame, time: mapped.event.time))
+        out.append(.regionMoved(region: node.internedID, frame: node.region.frame, time: mapped.event.time))
     }
 
     func releaseDrag(of target: Int, by key: FingerKey) {

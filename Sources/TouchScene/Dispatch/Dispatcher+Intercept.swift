@@ -16,7 +16,7 @@ extension Dispatcher {
             if !state.silent { out.append(.touch(touchEvent(state, cancel, regionNode: target, in: index))) }
             for member in state.recognizers where !containerChain.contains(ownerOf(member)) {
                 for event in arena.recognizers[member].forceFail(at: time) {
-                    out.append(.gesture(region: index.nodes[ownerOf(member)].id, event))
+                    out.append(.gesture(region: index.nodes[ownerOf(member)].internedID, event))
                 }
             }
         }

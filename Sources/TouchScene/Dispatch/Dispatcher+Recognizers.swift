@@ -9,7 +9,7 @@ extension Dispatcher {
         let sample = TouchSample(
             finger: key, phase: mapped.event.phase, location: mapped.position, time: mapped.event.time)
         arena.feed(sample, to: members, into: &reports)
-        for report in reports { out.append(.gesture(region: index.nodes[report.owner].id, report.event)) }
+        for report in reports { out.append(.gesture(region: index.nodes[report.owner].internedID, report.event)) }
         reports.removeAll(keepingCapacity: true)
     }
 
@@ -52,7 +52,7 @@ extension Dispatcher {
                 fingers[key] = state
             } else {
                 for report in arena.advance(to: deadline) {
-                    out.append(.gesture(region: index.nodes[report.owner].id, report.event))
+                    out.append(.gesture(region: index.nodes[report.owner].internedID, report.event))
                 }
             }
         }

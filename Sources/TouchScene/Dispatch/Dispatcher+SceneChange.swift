@@ -40,7 +40,7 @@ extension Dispatcher {
                 }
                 for member in state.recognizers {
                     for event in oldArena.recognizers[member].forceFail(at: time) {
-                        out.append(.gesture(region: oldIndex.nodes[oldTarget].id, event))
+                        out.append(.gesture(region: oldIndex.nodes[oldTarget].internedID, event))
                     }
                 }
                 state.dead = true
@@ -62,7 +62,7 @@ extension Dispatcher {
                     kept.append(position)
                 } else if let oldTarget {
                     for event in recognizer.forceFail(at: time) {
-                        out.append(.gesture(region: oldIndex.nodes[oldTarget].id, event))
+                        out.append(.gesture(region: oldIndex.nodes[oldTarget].internedID, event))
                     }
                 }
             }

@@ -27,7 +27,7 @@ extension Dispatcher {
         let offset = scroll.clamped(wanted, frame: index.nodes[target].region.frame)
         guard offset != scroll.offset else { return }
         index.scroll(target, to: offset)
-        out.append(.regionScrolled(region: index.nodes[target].id, offset: offset, time: mapped.event.time))
+        out.append(.regionScrolled(region: index.nodes[target].internedID, offset: offset, time: mapped.event.time))
     }
 
     func releaseScroll(of container: Int, by key: FingerKey) {

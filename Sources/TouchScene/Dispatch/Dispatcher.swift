@@ -1,5 +1,6 @@
 import TouchCore
 import TouchGestures
+import TouchJSON
 
 /// Routes each finger to the region it went down on and runs the regions' gesture recognizers.
 ///
@@ -41,7 +42,7 @@ public final class Dispatcher {
 
     struct FingerState {
         let key: FingerKey
-        var device: String
+        var device: InternedString
         var finger: FingerID
         var slot: Int32
         var target: Int?
@@ -111,7 +112,7 @@ public final class Dispatcher {
                 runTimers(upTo: mapped.event.time)
                 handleFinger(mapped, device: device)
             case .frameEnd(let time):
-                out.append(.frame(device: device.name, time: time))
+                out.append(.frame(device: device.id, time: time))
             }
         }
     }

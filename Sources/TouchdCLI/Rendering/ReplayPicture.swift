@@ -55,10 +55,10 @@ struct ReplayPicture {
             case .gesture(let region, let gesture) where gesture.event == .ended:
                 labels.append(
                     GestureLabel(
-                        time: gesture.time, region: region, location: gesture.location,
+                        time: gesture.time, region: region.string, location: gesture.location,
                         text: gesture.name + Self.detail(gesture)))
             case .regionMoved(let region, let frame, _):
-                finalFrames[region] = frame
+                finalFrames[region.string] = frame
             default:
                 break
             }

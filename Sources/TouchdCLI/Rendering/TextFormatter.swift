@@ -75,7 +75,7 @@ extension TextFormatter {
             return text
         case .gesture(let region, let gesture):
             var text = pad("gesture", 8) + pad(gesture.name.uppercased(), 14) + offset(gesture.time, from: start)
-            text += "  " + pad(gesture.event.rawValue, 10) + pad(region, 14)
+            text += "  " + pad(gesture.event.rawValue, 10) + pad(region.string, 14)
             text += leftPad(fixed(gesture.location.x), 9) + "/" + leftPad(fixed(gesture.location.y), 9)
             switch gesture.kind {
             case .tap: text += "  taps \(gesture.taps) fingers \(gesture.fingers)"
@@ -87,10 +87,10 @@ extension TextFormatter {
             }
             return text
         case .regionMoved(let region, let frame, let time):
-            return pad("scene", 8) + pad("REGION_MOVED", 14) + offset(time, from: start) + "  " + region + " to "
+            return pad("scene", 8) + pad("REGION_MOVED", 14) + offset(time, from: start) + "  " + region.string + " to "
                 + fixed(frame.x) + "/" + fixed(frame.y)
         case .regionScrolled(let region, let offset, let time):
-            return pad("scene", 8) + pad("REGION_SCROLLED", 14) + self.offset(time, from: start) + "  " + region
+            return pad("scene", 8) + pad("REGION_SCROLLED", 14) + self.offset(time, from: start) + "  " + region.string
                 + " offset " + fixed(offset.x) + "/" + fixed(offset.y)
         case .frame:
             return nil

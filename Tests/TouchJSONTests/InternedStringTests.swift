@@ -1,0 +1,45 @@
+import Testing
+
+@testable import TouchJSON
+
+/// Region ids, device and gesture names are interned once and compared, hashed and written by their entry: equal
+/// strings must share one entry, and the JSON made when interning must be what the writer writes for the string.
+@Suite("Interned strings")
+struct InternedStringTests {
+    @Test("equal strings share one entry, different strings do not, however they were made")
+    func oneEntryAString() {
+        let built = String(repeating: "region-", count: 3) + "\(12)"
+        #expect(InternedString(built) == InternedString("region-region-region-12"))
+        #expect(InternedString(built).entry == InternedString("region-region-region-12").entry)
+        #expect(InternedString("a") != InternedString("b"))
+        #expect(Set([InternedString("x"), "x", InternedString(String("x"))]).count == 1)
+        #expect(InternedString("grüße").string == "grüße")
+        #expect(InternedString("r1").description == "r1")
+    }
+
+    @Test("the JSON form is what JSONWriter writes, and a template line copies it as it is")
+    func jsonForm() {
+        for value in ["", "r12", "quote\"d", "back\\slash", "tab\there", "nul\u{0}", "指", "emoji 👍"] {
+            var general = JSONWriter()
+            general.element(value)
+            let interned = InternedString(value)
+            var templated = JSONWriter()
+            templated.writeTemplate(maximum: interned.jsonCount) { $0.string(interned) }
+            #expect(templated.bytes == general.bytes, "\(value.debugDescription)")
+            #expect(interned.jsonCount == general.count)
+        }
+    }
+
+    @Test("interned from many threads at once, each string still has one entry")
+    func concurrentInterning() async {
+        let names = (0..<64).map { "concurrent-\($0)" }
+        let entries = await withTaskGroup(of: [InternedString].self) { group in
+            for _ in 0..<8 { group.addTask { () -> [InternedString] in names.map { InternedString($0) } } }
+            var all: [[InternedString]] = []
+            for await made in group { all.append(made) }
+            return all
+        }
+        for made in entries { #expect(made == entries[0]) }
+        #expect(Set(entries[0]).count == names.count)
+    }
+}
