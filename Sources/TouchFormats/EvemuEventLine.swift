@@ -7,15 +7,18 @@ import TouchCore
 /// It accepts a subset of what `EvemuLineParser`'s general path accepts, and yields the same event for it; any
 /// line it does not take whole (a `+` or `0x`, a long field, a bad number, a NUL) returns nil and goes the
 /// general way, which reads it or names what is wrong. The fuzz target `stream` checks the two agree.
+///
+/// `holdsNoNul` says the caller already knows the line has no NUL byte (its reader looked once for one in a whole
+/// buffer or file): then a comment need not be searched for one, line by line.
 enum EvemuEventLine {
-    static func parse(_ line: ArraySlice<UInt8>) -> InputEvent? {
-        line.withUnsafeBufferPointer { parse($0) }
+    static func parse(_ line: ArraySlice<UInt8>, holdsNoNul: Bool = false) -> InputEvent? {
+        line.withUnsafeBufferPointer { parse($0, holdsNoNul: holdsNoNul) }
     }
 
-    static func parse(_ line: UnsafeBufferPointer<UInt8>) -> InputEvent? {
+    static func parse(_ line: UnsafeBufferPointer<UInt8>, holdsNoNul: Bool = false) -> InputEvent? {
         guard line.count > 2, let base = line.baseAddress, base[0] == UInt8(ascii: "E"), base[1] == ASCII.colon
         else { return nil }
-        if let event = RecordLayout.parse(base, count: line.count) { return event }
+        if let event = RecordLayout.parse(base, count: line.count, holdsNoNul: holdsNoNul) { return event }
         var cursor = Cursor(base: base, end: line.count, position: 2)
         cursor.skipBlanks()
         // Seconds: up to 18 digits cannot overflow Int64; longer (leading zeros) is for the general path.
@@ -113,7 +116,7 @@ enum EvemuEventLine {
     /// every line of every evemu file): its fixed widths are read at fixed offsets, without the cursor's loops.
     /// It yields the cursor's event for every line it takes, and nil for any other line, which the cursor reads.
     private enum RecordLayout {
-        static func parse(_ base: UnsafePointer<UInt8>, count: Int) -> InputEvent? {
+        static func parse(_ base: UnsafePointer<UInt8>, count: Int, holdsNoNul: Bool) -> InputEvent? {
             guard base[2] == ASCII.space else { return nil }
             var position = 3
             var seconds: Int64 = 0
@@ -146,13 +149,15 @@ enum EvemuEventLine {
                 position += 1
             }
             guard position > valueStart, let value = Int32(exactly: negative ? -magnitude : magnitude),
-                endOrComment(base, from: position, count: count), EventCodeLimits.isKnown(type: type, code: code),
+                endOrComment(base, from: position, count: count, holdsNoNul: holdsNoNul),
+                EventCodeLimits.isKnown(type: type, code: code),
                 let time = EventTime.checked(seconds: seconds, microseconds: micros)
             else { return nil }
             return InputEvent(time: time, type: type, code: code, value: value)
         }
 
         /// Exactly four hex digits.
+        @inline(__always)
         private static func hex4(_ digits: UnsafePointer<UInt8>) -> UInt16? {
             var value: UInt16 = 0
             for offset in 0..<4 {
@@ -170,13 +175,17 @@ enum EvemuEventLine {
 
         /// The line ends here, or blanks follow and then the end or a `#` comment without a NUL (as the cursor's
         /// `atEndOrComment`).
-        private static func endOrComment(_ base: UnsafePointer<UInt8>, from start: Int, count: Int) -> Bool {
+        @inline(__always)
+        private static func endOrComment(
+            _ base: UnsafePointer<UInt8>, from start: Int, count: Int, holdsNoNul: Bool
+        ) -> Bool {
             var position = start
             while position < count && ASCII.isSpace(base[position]) { position += 1 }
             if position == count { return true }
             guard position > start, base[position] == ASCII.hash else { return false }
-            return ByteSearch.first(0, in: UnsafeBufferPointer(start: base, count: count), from: position, to: count)
-                == count
+            return holdsNoNul
+                || ByteSearch.first(0, in: UnsafeBufferPointer(start: base, count: count), from: position, to: count)
+                    == count
         }
     }
 }

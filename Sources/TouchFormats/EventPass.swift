@@ -32,8 +32,9 @@ struct LinePass<Parser: RecordingLineParser>: EventPass {
         var parser = makeParser()
         parser.events.reserveCapacity(batchSize)
         while let range = try lines.nextRange() {
+            let holdsNoNul = lines.holdsNoNul(range)
             let fast = lines.buffer.bytes.withUnsafeBufferPointer { bytes in
-                parser.parseFastEvent(UnsafeBufferPointer(rebasing: bytes[range]))
+                parser.parseFastEvent(UnsafeBufferPointer(rebasing: bytes[range]), holdsNoNul: holdsNoNul)
             }
             do throws(RecordingError) {
                 if !fast { try parser.parseLine(lines.buffer.bytes[range], number: lines.number) }

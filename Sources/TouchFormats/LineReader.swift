@@ -68,6 +68,9 @@ struct LineReader {
     /// Where the search for the next `\n` goes on: the bytes before it, after `buffer.start`, have none.
     private var scanned = 0
     private var checkedByteOrderMark = false
+    /// The first NUL byte in `buffer.bytes` from where it was last looked for to `buffer.end` (`buffer.end` when
+    /// none), or nil when not looked for since the bytes last moved: one search covers many lines.
+    private var firstNul: Int?
 
     init(_ input: RecordingInput, bufferSize: Int = RecordingStream.defaultBufferSize) {
         buffer = InputBuffer(input, size: bufferSize)
@@ -98,6 +101,7 @@ struct LineReader {
                 return line(start, newline)
             }
             scanned = end - start
+            firstNul = nil
             guard try buffer.refill() else {
                 guard end > start else { return nil }
                 scanned = 0
@@ -109,9 +113,23 @@ struct LineReader {
         }
     }
 
+    /// Whether `range`, the line `nextRange()` returned last, holds no NUL byte.
+    mutating func holdsNoNul(_ range: Range<Int>) -> Bool {
+        if let firstNul, firstNul >= range.lowerBound && firstNul <= buffer.end {
+            return firstNul >= range.upperBound
+        }
+        let end = buffer.end
+        let found = buffer.bytes.withUnsafeBufferPointer { bytes in
+            ByteSearch.first(0, in: bytes, from: range.lowerBound, to: end)
+        }
+        firstNul = found
+        return found >= range.upperBound
+    }
+
     /// Reads the input again from its start, numbering from 1 again.
     mutating func rewind() throws(RecordingError) {
         try buffer.rewind()
+        firstNul = nil
         number = 0
         scanned = 0
         checkedByteOrderMark = false
