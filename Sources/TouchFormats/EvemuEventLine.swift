@@ -116,6 +116,7 @@ enum EvemuEventLine {
     /// every line of every evemu file): its fixed widths are read at fixed offsets, without the cursor's loops.
     /// It yields the cursor's event for every line it takes, and nil for any other line, which the cursor reads.
     private enum RecordLayout {
+        @inline(__always)
         static func parse(_ base: UnsafePointer<UInt8>, count: Int, holdsNoNul: Bool) -> InputEvent? {
             guard base[2] == ASCII.space else { return nil }
             var position = 3
@@ -131,12 +132,7 @@ enum EvemuEventLine {
                 base[position + 7] == ASCII.space, base[position + 12] == ASCII.space,
                 base[position + 17] == ASCII.space
             else { return nil }
-            var micros: Int64 = 0
-            for offset in 1...6 {
-                let digit = base[position + offset] &- ASCII.zero
-                guard digit < 10 else { return nil }
-                micros = micros &* 10 &+ Int64(digit)
-            }
+            guard let micros = sixDigits(base + position + 1) else { return nil }
             guard let type = hex4(base + position + 8), let code = hex4(base + position + 13) else { return nil }
             position += 18
             let negative = position < count && base[position] == ASCII.minus
@@ -150,10 +146,42 @@ enum EvemuEventLine {
             }
             guard position > valueStart, let value = Int32(exactly: negative ? -magnitude : magnitude),
                 endOrComment(base, from: position, count: count, holdsNoNul: holdsNoNul),
-                EventCodeLimits.isKnown(type: type, code: code),
+                isKnown(type: type, code: code),
                 let time = EventTime.checked(seconds: seconds, microseconds: micros)
             else { return nil }
             return InputEvent(time: time, type: type, code: code, value: value)
+        }
+
+        /// Exactly six decimal digits, read as one 64-bit word (the layout has at least 18 bytes from the dot on,
+        /// so the 8 bytes loaded from here are the line's).
+        @inline(__always)
+        private static func sixDigits(_ digits: UnsafePointer<UInt8>) -> Int64? {
+            let sixBytes: UInt64 = 0xffff_ffff_ffff
+            // Little-endian: the first digit is the lowest byte.
+            let word = UInt64(littleEndian: UnsafeRawPointer(digits).loadUnaligned(as: UInt64.self)) & sixBytes
+            // A digit is 0x30...0x39: its high nibble is 3, and stays 3 with 6 added (no carry leaves a byte).
+            let threes: UInt64 = 0x3030_3030_3030
+            let highNibbles: UInt64 = 0xf0f0_f0f0_f0f0
+            guard word & highNibbles == threes, (word &+ 0x0606_0606_0606) & highNibbles == threes else { return nil }
+            // Two leading zero digits make eight; pairs, then fours, then the eight digits' value.
+            var value = (word &- threes) << 16
+            value = value &* 10 &+ (value >> 8)
+            let pairs: UInt64 = 0x0000_00ff_0000_00ff
+            value =
+                ((value & pairs) &* (100 &+ (1_000_000 << 32)) &+ ((value >> 16) & pairs) &* (1 &+ (10_000 << 32)))
+                >> 32
+            return Int64(value)
+        }
+
+        /// `EventCodeLimits.isKnown`, with the types of nearly every event line answered here without a call:
+        /// `EV_ABS` up to `ABS_MAX`, `EV_SYN` up to 0x0f (EventCodeLimits's bound).
+        @inline(__always)
+        private static func isKnown(type: UInt16, code: UInt16) -> Bool {
+            switch type {
+            case EventType.abs: code <= AbsCode.max
+            case EventType.syn: code <= 0x0f
+            default: EventCodeLimits.isKnown(type: type, code: code)
+            }
         }
 
         /// Exactly four hex digits.

@@ -114,6 +114,7 @@ struct LineReader {
     }
 
     /// Whether `range`, the line `nextRange()` returned last, holds no NUL byte.
+    @inline(__always)
     mutating func holdsNoNul(_ range: Range<Int>) -> Bool {
         if let firstNul, firstNul >= range.lowerBound && firstNul <= buffer.end {
             return firstNul >= range.upperBound
