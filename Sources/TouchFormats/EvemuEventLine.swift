@@ -15,11 +15,18 @@ enum EvemuEventLine {
         line.withUnsafeBufferPointer { parse($0, holdsNoNul: holdsNoNul) }
     }
 
+    @inline(__always)
     static func parse(_ line: UnsafeBufferPointer<UInt8>, holdsNoNul: Bool = false) -> InputEvent? {
         guard line.count > 2, let base = line.baseAddress, base[0] == UInt8(ascii: "E"), base[1] == ASCII.colon
         else { return nil }
         if let event = RecordLayout.parse(base, count: line.count, holdsNoNul: holdsNoNul) { return event }
-        var cursor = Cursor(base: base, end: line.count, position: 2)
+        return parseByCursor(base, count: line.count)
+    }
+
+    /// Any other layout the fast path takes (it is inlined where lines are read; this is not, being rare).
+    @inline(never)
+    private static func parseByCursor(_ base: UnsafePointer<UInt8>, count: Int) -> InputEvent? {
+        var cursor = Cursor(base: base, end: count, position: 2)
         cursor.skipBlanks()
         // Seconds: up to 18 digits cannot overflow Int64; longer (leading zeros) is for the general path.
         let (seconds, secondDigits) = cursor.decimal(limit: 18)
