@@ -19,6 +19,8 @@ struct EvemuLineParser: RecordingLineParser {
 
     var parsedDescription: DeviceDescription? { hasDescription ? description : nil }
 
+    static var hasFastEvents: Bool { true }
+
     mutating func parseFastEvent(_ line: UnsafeBufferPointer<UInt8>, holdsNoNul: Bool) -> Bool {
         guard let event = EvemuEventLine.parse(line, holdsNoNul: holdsNoNul) else { return false }
         events.append(event)

@@ -113,6 +113,49 @@ struct LineReader {
         }
     }
 
+    /// Hands the lines the buffer already holds whole to `take`, in order and numbered as `nextRange()` returns
+    /// them, with no call per line: `take` gets each line's bytes (valid during the call) and whether they hold no
+    /// NUL, and says false to leave that line and the rest to `nextRange()`. Stops at a line not yet whole.
+    mutating func takeWholeLines(_ take: (_ line: UnsafeBufferPointer<UInt8>, _ holdsNoNul: Bool) -> Bool) {
+        guard checkedByteOrderMark && scanned == 0 else { return }
+        var start = buffer.start
+        let end = buffer.end
+        var taken = 0
+        var partial = false
+        var nul = firstNul
+        let keepsCarriageReturn = keepsCarriageReturn
+        buffer.bytes.withUnsafeBufferPointer { bytes in
+            while start < end {
+                let newline = ByteSearch.first(ASCII.newline, in: bytes, from: start, to: end)
+                guard newline < end else {
+                    partial = true
+                    break
+                }
+                var lineEnd = newline
+                if !keepsCarriageReturn && lineEnd > start && bytes[lineEnd - 1] == ASCII.carriageReturn {
+                    lineEnd -= 1
+                }
+                let firstNul: Int
+                if let nul, nul >= start {
+                    firstNul = nul
+                } else {
+                    firstNul = ByteSearch.first(0, in: bytes, from: start, to: end)
+                    nul = firstNul
+                }
+                guard take(UnsafeBufferPointer(rebasing: bytes[start..<lineEnd]), firstNul >= lineEnd) else { break }
+                taken += 1
+                start = newline + 1
+            }
+        }
+        firstNul = nul
+        // A line not yet whole has no newline so far: `nextRange()` goes on looking after it.
+        if partial { scanned = end - start }
+        guard taken > 0 else { return }
+        buffer.start = start
+        number += taken
+        endedWithNewline = true
+    }
+
     /// Whether `range`, the line `nextRange()` returned last, holds no NUL byte.
     @inline(__always)
     mutating func holdsNoNul(_ range: Range<Int>) -> Bool {
