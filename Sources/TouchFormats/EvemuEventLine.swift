@@ -191,9 +191,18 @@ enum EvemuEventLine {
             }
         }
 
-        /// Exactly four hex digits.
+        /// Exactly four hex digits. Types and codes are nearly always written in decimal digits alone (`0003`,
+        /// `0035`): those are read as one 32-bit word, the rest a digit at a time.
         @inline(__always)
         private static func hex4(_ digits: UnsafePointer<UInt8>) -> UInt16? {
+            let word = UInt32(littleEndian: UnsafeRawPointer(digits).loadUnaligned(as: UInt32.self))
+            // As in `sixDigits`: each byte 0x30...0x39.
+            if word & 0xf0f0_f0f0 == 0x3030_3030 && (word &+ 0x0606_0606) & 0xf0f0_f0f0 == 0x3030_3030 {
+                // The first digit is the lowest byte: nibbles paired into bytes 0 and 2, then the pairs joined.
+                let nibbles = word & 0x0f0f_0f0f
+                let pairs = (nibbles << 4 | nibbles >> 8) & 0x00ff_00ff
+                return UInt16(truncatingIfNeeded: (pairs & 0xff) << 8 | pairs >> 16)
+            }
             var value: UInt16 = 0
             for offset in 0..<4 {
                 let byte = digits[offset]

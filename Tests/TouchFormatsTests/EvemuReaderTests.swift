@@ -110,7 +110,9 @@ struct EvemuReaderTests {
         #expect(text.contains("E: 0.000002 0003 0035 0036\t"))
     }
 
-    @Test("evemu-record's layout (read a word at a time) and any other spacing read the same: every fraction digit")
+    @Test(
+        "evemu-record's layout (read a word at a time) and any other spacing read the same: every fraction and code digit"
+    )
     func layoutAgreesWithOtherSpacing() throws {
         // A second blank after `E:` takes the line off the fixed layout, to the general reading. Errors are compared
         // by kind and field: a column differs by the blank.
@@ -133,6 +135,22 @@ struct EvemuReaderTests {
                 #expect(summary(layout) == summary(outcome(Array("E:  ".utf8) + rest)), "fraction \(digits)")
                 if case .success(let events) = layout, let value = Int64(String(decoding: digits, as: UTF8.self)) {
                     #expect(events.first?.time == EventTime(microseconds: 12_000_000 + value))
+                }
+            }
+        }
+        // The code field, read a word at a time when it is decimal digits alone, else a digit at a time.
+        let code = Array("0035".utf8)
+        for position in code.indices {
+            for byte in Array("/0379:aAfFgG ".utf8) + [0x00, 0xb9] {
+                var digits = code
+                digits[position] = byte
+                let rest = Array("12.345678 0003 ".utf8) + digits + Array(" 0123\n".utf8)
+                let layout = outcome(Array("E: ".utf8) + rest)
+                #expect(summary(layout) == summary(outcome(Array("E:  ".utf8) + rest)), "code \(digits)")
+                if case .success(let events) = layout,
+                    let value = UInt16(String(decoding: digits, as: UTF8.self), radix: 16)
+                {
+                    #expect(events.first?.code == value)
                 }
             }
         }
