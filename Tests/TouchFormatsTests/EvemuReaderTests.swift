@@ -111,7 +111,7 @@ struct EvemuReaderTests {
     }
 
     @Test(
-        "evemu-record's layout (read a word at a time) and any other spacing read the same: every fraction and code digit"
+        "the layout (read a word at a time) and other spacing read alike: fraction and code digits, values of any length"
     )
     func layoutAgreesWithOtherSpacing() throws {
         // A second blank after `E:` takes the line off the fixed layout, to the general reading. Errors are compared
@@ -136,6 +136,19 @@ struct EvemuReaderTests {
                 if case .success(let events) = layout, let value = Int64(String(decoding: digits, as: UTF8.self)) {
                     #expect(events.first?.time == EventTime(microseconds: 12_000_000 + value))
                 }
+            }
+        }
+        // Values of any length and sign, and near misses.
+        let values = [
+            "0123", "01234", "-001", "-0001", "9999", "99999", "0", "12", "123", "2147483647", "2147483648",
+            "-2147483648", "00000000001", "01a3", "0/23", "012:", "0123#", "0123 # x",
+        ]
+        for text in values {
+            let rest = Array("12.345678 0003 0035 \(text)".utf8)
+            let layout = outcome(Array("E: ".utf8) + rest)
+            #expect(summary(layout) == summary(outcome(Array("E:  ".utf8) + rest)), "value \(text)")
+            if let value = Int32(text.split(separator: " ")[0]) {
+                #expect(try layout.get().first?.value == value, "value \(text)")
             }
         }
         // The code field, read a word at a time when it is decimal digits alone, else a digit at a time.
