@@ -7,16 +7,26 @@ import TouchCore
 /// It accepts a subset of what `EvemuLineParser`'s general path accepts, and yields the same event for it; any
 /// line it does not take whole (a `+` or `0x`, a long field, a bad number, a NUL) returns nil and goes the
 /// general way, which reads it or names what is wrong. The fuzz target `stream` checks the two agree.
+///
+/// `holdsNoNul` says the caller already knows the line has no NUL byte (its reader looked once for one in a whole
+/// buffer or file): then a comment need not be searched for one, line by line.
 enum EvemuEventLine {
-    static func parse(_ line: ArraySlice<UInt8>) -> InputEvent? {
-        line.withUnsafeBufferPointer { parse($0) }
+    static func parse(_ line: ArraySlice<UInt8>, holdsNoNul: Bool = false) -> InputEvent? {
+        line.withUnsafeBufferPointer { parse($0, holdsNoNul: holdsNoNul) }
     }
 
-    static func parse(_ line: UnsafeBufferPointer<UInt8>) -> InputEvent? {
+    @inline(__always)
+    static func parse(_ line: UnsafeBufferPointer<UInt8>, holdsNoNul: Bool = false) -> InputEvent? {
         guard line.count > 2, let base = line.baseAddress, base[0] == UInt8(ascii: "E"), base[1] == ASCII.colon
         else { return nil }
-        if let event = RecordLayout.parse(base, count: line.count) { return event }
-        var cursor = Cursor(base: base, end: line.count, position: 2)
+        if let event = RecordLayout.parse(base, count: line.count, holdsNoNul: holdsNoNul) { return event }
+        return parseByCursor(base, count: line.count)
+    }
+
+    /// Any other layout the fast path takes (it is inlined where lines are read; this is not, being rare).
+    @inline(never)
+    private static func parseByCursor(_ base: UnsafePointer<UInt8>, count: Int) -> InputEvent? {
+        var cursor = Cursor(base: base, end: count, position: 2)
         cursor.skipBlanks()
         // Seconds: up to 18 digits cannot overflow Int64; longer (leading zeros) is for the general path.
         let (seconds, secondDigits) = cursor.decimal(limit: 18)
@@ -113,7 +123,8 @@ enum EvemuEventLine {
     /// every line of every evemu file): its fixed widths are read at fixed offsets, without the cursor's loops.
     /// It yields the cursor's event for every line it takes, and nil for any other line, which the cursor reads.
     private enum RecordLayout {
-        static func parse(_ base: UnsafePointer<UInt8>, count: Int) -> InputEvent? {
+        @inline(__always)
+        static func parse(_ base: UnsafePointer<UInt8>, count: Int, holdsNoNul: Bool) -> InputEvent? {
             guard base[2] == ASCII.space else { return nil }
             var position = 3
             var seconds: Int64 = 0
@@ -128,12 +139,7 @@ enum EvemuEventLine {
                 base[position + 7] == ASCII.space, base[position + 12] == ASCII.space,
                 base[position + 17] == ASCII.space
             else { return nil }
-            var micros: Int64 = 0
-            for offset in 1...6 {
-                let digit = base[position + offset] &- ASCII.zero
-                guard digit < 10 else { return nil }
-                micros = micros &* 10 &+ Int64(digit)
-            }
+            guard let micros = sixDigits(base + position + 1) else { return nil }
             guard let type = hex4(base + position + 8), let code = hex4(base + position + 13) else { return nil }
             position += 18
             let negative = position < count && base[position] == ASCII.minus
@@ -146,14 +152,57 @@ enum EvemuEventLine {
                 position += 1
             }
             guard position > valueStart, let value = Int32(exactly: negative ? -magnitude : magnitude),
-                endOrComment(base, from: position, count: count), EventCodeLimits.isKnown(type: type, code: code),
+                endOrComment(base, from: position, count: count, holdsNoNul: holdsNoNul),
+                isKnown(type: type, code: code),
                 let time = EventTime.checked(seconds: seconds, microseconds: micros)
             else { return nil }
             return InputEvent(time: time, type: type, code: code, value: value)
         }
 
-        /// Exactly four hex digits.
+        /// Exactly six decimal digits, read as one 64-bit word (the layout has at least 18 bytes from the dot on,
+        /// so the 8 bytes loaded from here are the line's).
+        @inline(__always)
+        private static func sixDigits(_ digits: UnsafePointer<UInt8>) -> Int64? {
+            let sixBytes: UInt64 = 0xffff_ffff_ffff
+            // Little-endian: the first digit is the lowest byte.
+            let word = UInt64(littleEndian: UnsafeRawPointer(digits).loadUnaligned(as: UInt64.self)) & sixBytes
+            // A digit is 0x30...0x39: its high nibble is 3, and stays 3 with 6 added (no carry leaves a byte).
+            let threes: UInt64 = 0x3030_3030_3030
+            let highNibbles: UInt64 = 0xf0f0_f0f0_f0f0
+            guard word & highNibbles == threes, (word &+ 0x0606_0606_0606) & highNibbles == threes else { return nil }
+            // Two leading zero digits make eight; pairs, then fours, then the eight digits' value.
+            var value = (word &- threes) << 16
+            value = value &* 10 &+ (value >> 8)
+            let pairs: UInt64 = 0x0000_00ff_0000_00ff
+            value =
+                ((value & pairs) &* (100 &+ (1_000_000 << 32)) &+ ((value >> 16) & pairs) &* (1 &+ (10_000 << 32)))
+                >> 32
+            return Int64(value)
+        }
+
+        /// `EventCodeLimits.isKnown`, with the types of nearly every event line answered here without a call:
+        /// `EV_ABS` up to `ABS_MAX`, `EV_SYN` up to 0x0f (EventCodeLimits's bound).
+        @inline(__always)
+        private static func isKnown(type: UInt16, code: UInt16) -> Bool {
+            switch type {
+            case EventType.abs: code <= AbsCode.max
+            case EventType.syn: code <= 0x0f
+            default: EventCodeLimits.isKnown(type: type, code: code)
+            }
+        }
+
+        /// Exactly four hex digits. Types and codes are nearly always written in decimal digits alone (`0003`,
+        /// `0035`): those are read as one 32-bit word, the rest a digit at a time.
+        @inline(__always)
         private static func hex4(_ digits: UnsafePointer<UInt8>) -> UInt16? {
+            let word = UInt32(littleEndian: UnsafeRawPointer(digits).loadUnaligned(as: UInt32.self))
+            // As in `sixDigits`: each byte 0x30...0x39.
+            if word & 0xf0f0_f0f0 == 0x3030_3030 && (word &+ 0x0606_0606) & 0xf0f0_f0f0 == 0x3030_3030 {
+                // The first digit is the lowest byte: nibbles paired into bytes 0 and 2, then the pairs joined.
+                let nibbles = word & 0x0f0f_0f0f
+                let pairs = (nibbles << 4 | nibbles >> 8) & 0x00ff_00ff
+                return UInt16(truncatingIfNeeded: (pairs & 0xff) << 8 | pairs >> 16)
+            }
             var value: UInt16 = 0
             for offset in 0..<4 {
                 let byte = digits[offset]
@@ -170,13 +219,17 @@ enum EvemuEventLine {
 
         /// The line ends here, or blanks follow and then the end or a `#` comment without a NUL (as the cursor's
         /// `atEndOrComment`).
-        private static func endOrComment(_ base: UnsafePointer<UInt8>, from start: Int, count: Int) -> Bool {
+        @inline(__always)
+        private static func endOrComment(
+            _ base: UnsafePointer<UInt8>, from start: Int, count: Int, holdsNoNul: Bool
+        ) -> Bool {
             var position = start
             while position < count && ASCII.isSpace(base[position]) { position += 1 }
             if position == count { return true }
             guard position > start, base[position] == ASCII.hash else { return false }
-            return ByteSearch.first(0, in: UnsafeBufferPointer(start: base, count: count), from: position, to: count)
-                == count
+            return holdsNoNul
+                || ByteSearch.first(0, in: UnsafeBufferPointer(start: base, count: count), from: position, to: count)
+                    == count
         }
     }
 }

@@ -12,13 +12,17 @@ struct EvemuLineParser: RecordingLineParser {
     var propertyByteOffset = 0
     var lastMaskType: UInt16?
     var maskByteOffset = 0
+    /// The whole text has no NUL byte (the whole-file reader looks once), so event lines need not be searched.
+    var textHoldsNoNul = false
 
     init(file: String) { self.file = file }
 
     var parsedDescription: DeviceDescription? { hasDescription ? description : nil }
 
-    mutating func parseFastEvent(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let event = EvemuEventLine.parse(line) else { return false }
+    static var hasFastEvents: Bool { true }
+
+    mutating func parseFastEvent(_ line: UnsafeBufferPointer<UInt8>, holdsNoNul: Bool) -> Bool {
+        guard let event = EvemuEventLine.parse(line, holdsNoNul: holdsNoNul) else { return false }
         events.append(event)
         return true
     }
@@ -27,7 +31,7 @@ struct EvemuLineParser: RecordingLineParser {
         guard let first = line.first else { return }
         // Nearly every line is an event: read straight from its bytes (which then hold no NUL), or by the general
         // path below when it is anything but plain (a comment, a sign, a 0x, something to report).
-        if first == UInt8(ascii: "E"), let event = EvemuEventLine.parse(line) {
+        if first == UInt8(ascii: "E"), let event = EvemuEventLine.parse(line, holdsNoNul: textHoldsNoNul) {
             events.append(event)
             return
         }

@@ -24,6 +24,9 @@ public enum EvemuReader {
     ) throws(RecordingError) -> ParsedRecording {
         var state = EvemuLineParser(file: file)
         state.events.reserveCapacity(bytes.count / 24)
+        state.textHoldsNoNul = bytes.withUnsafeBufferPointer {
+            ByteSearch.first(0, in: $0, from: 0, to: $0.count) == $0.count
+        }
         var skipped: [RecordingError] = []
         try forEachLine(in: bytes) { (line, number) throws(RecordingError) in
             do throws(RecordingError) {

@@ -31,9 +31,24 @@ struct LinePass<Parser: RecordingLineParser>: EventPass {
         try lines.rewind()
         var parser = makeParser()
         parser.events.reserveCapacity(batchSize)
-        while let range = try lines.nextRange() {
+        let batchSize = batchSize
+        while true {
+            // The plain event lines the buffer holds whole, without a call per line; the first other line (or one
+            // not yet whole) is read below.
+            if Parser.hasFastEvents {
+                lines.takeWholeLines { line, holdsNoNul in
+                    guard parser.parseFastEvent(line, holdsNoNul: holdsNoNul) else { return false }
+                    if parser.events.count >= batchSize {
+                        batch(parser.events[...])
+                        parser.events.removeAll(keepingCapacity: true)
+                    }
+                    return true
+                }
+            }
+            guard let range = try lines.nextRange() else { break }
+            let holdsNoNul = lines.holdsNoNul(range)
             let fast = lines.buffer.bytes.withUnsafeBufferPointer { bytes in
-                parser.parseFastEvent(UnsafeBufferPointer(rebasing: bytes[range]))
+                parser.parseFastEvent(UnsafeBufferPointer(rebasing: bytes[range]), holdsNoNul: holdsNoNul)
             }
             do throws(RecordingError) {
                 if !fast { try parser.parseLine(lines.buffer.bytes[range], number: lines.number) }

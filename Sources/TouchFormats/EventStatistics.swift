@@ -6,18 +6,23 @@ import TouchCore
 ///
 /// The codes that real devices send (types up to `EV_MAX`, codes up to `KEY_MAX`, axes up to `ABS_MAX`) are
 /// noted in fixed tables, so a pass costs no hashing per event; anything else (a raw dump may hold any
-/// numbers) goes to dictionaries.
+/// numbers) goes to dictionaries. Absolute axes, most of a touchscreen's events, are noted in a bit mask and
+/// inline arrays: no copy-on-write check or bounds check per event.
 public struct EventStatistics: Sendable {
     private static let tableTypes = 0x20
     private static let tableCodes = 0x300
-    private static let tableAxes = Int(AbsCode.max) + 1
+    /// Every axis up to `ABS_MAX`: one bit each in a 64-bit mask.
+    private static let tableAxes = 64
 
     /// One bit per (type, code) in the table's range.
     private var seen = [UInt64](repeating: 0, count: tableTypes * tableCodes / 64)
     private var otherCodes: [UInt16: Set<UInt16>] = [:]
+    /// The absolute axes used, tracking ids of -1 included (they are in `codes`, not in the ranges).
+    private var axesUsed: UInt64 = 0
+    /// The axes with a range below.
     private var axisSeen: UInt64 = 0
-    private var axisLowest = [Int32](repeating: 0, count: tableAxes)
-    private var axisHighest = [Int32](repeating: 0, count: tableAxes)
+    private var axisLowest = InlineArray<64, Int32>(repeating: 0)
+    private var axisHighest = InlineArray<64, Int32>(repeating: 0)
     private var otherLowest: [UInt16: Int32] = [:]
     private var otherHighest: [UInt16: Int32] = [:]
     public private(set) var sawContactReport = false
@@ -25,6 +30,22 @@ public struct EventStatistics: Sendable {
     public init() {}
 
     public mutating func note(_ event: InputEvent) {
+        if event.type == EventType.abs && event.code < Self.tableAxes {
+            let code = Int(event.code)
+            let mask: UInt64 = 1 << UInt64(code)
+            axesUsed |= mask
+            // Tracking ids of -1 end touches: they are no part of the id range.
+            if event.code == AbsCode.mtTrackingID && event.value < 0 { return }
+            if axisSeen & mask == 0 {
+                axisSeen |= mask
+                axisLowest[code] = event.value
+                axisHighest[code] = event.value
+            } else {
+                axisLowest[code] = min(axisLowest[code], event.value)
+                axisHighest[code] = max(axisHighest[code], event.value)
+            }
+            return
+        }
         if event.type == EventType.syn {
             if event.code == SynCode.mtReport { sawContactReport = true }
             return
@@ -37,23 +58,10 @@ public struct EventStatistics: Sendable {
         } else {
             otherCodes[event.type, default: []].insert(event.code)
         }
+        // An axis code beyond the tables (never a tracking id, which the tables hold).
         guard event.type == EventType.abs else { return }
-        // Tracking ids of -1 end touches: they are no part of the id range.
-        if event.code == AbsCode.mtTrackingID && event.value < 0 { return }
-        if code < Self.tableAxes {
-            let mask: UInt64 = 1 << UInt64(code)
-            if axisSeen & mask == 0 {
-                axisSeen |= mask
-                axisLowest[code] = event.value
-                axisHighest[code] = event.value
-            } else {
-                axisLowest[code] = min(axisLowest[code], event.value)
-                axisHighest[code] = max(axisHighest[code], event.value)
-            }
-        } else {
-            otherLowest[event.code] = min(otherLowest[event.code] ?? event.value, event.value)
-            otherHighest[event.code] = max(otherHighest[event.code] ?? event.value, event.value)
-        }
+        otherLowest[event.code] = min(otherLowest[event.code] ?? event.value, event.value)
+        otherHighest[event.code] = max(otherHighest[event.code] ?? event.value, event.value)
     }
 
     /// The codes used, by type (`EV_SYN` left out).
@@ -64,6 +72,9 @@ public struct EventStatistics: Sendable {
                 let bit = word * 64 + offset
                 codes[UInt16(bit / Self.tableCodes), default: []].insert(UInt16(bit % Self.tableCodes))
             }
+        }
+        for code in 0..<Self.tableAxes where axesUsed & (1 << UInt64(code)) != 0 {
+            codes[EventType.abs, default: []].insert(UInt16(code))
         }
         return codes
     }

@@ -68,6 +68,9 @@ struct LineReader {
     /// Where the search for the next `\n` goes on: the bytes before it, after `buffer.start`, have none.
     private var scanned = 0
     private var checkedByteOrderMark = false
+    /// The first NUL byte in `buffer.bytes` from where it was last looked for to `buffer.end` (`buffer.end` when
+    /// none), or nil when not looked for since the bytes last moved: one search covers many lines.
+    private var firstNul: Int?
 
     init(_ input: RecordingInput, bufferSize: Int = RecordingStream.defaultBufferSize) {
         buffer = InputBuffer(input, size: bufferSize)
@@ -98,6 +101,7 @@ struct LineReader {
                 return line(start, newline)
             }
             scanned = end - start
+            firstNul = nil
             guard try buffer.refill() else {
                 guard end > start else { return nil }
                 scanned = 0
@@ -109,9 +113,67 @@ struct LineReader {
         }
     }
 
+    /// Hands the lines the buffer already holds whole to `take`, in order and numbered as `nextRange()` returns
+    /// them, with no call per line: `take` gets each line's bytes (valid during the call) and whether they hold no
+    /// NUL, and says false to leave that line and the rest to `nextRange()`. Stops at a line not yet whole.
+    mutating func takeWholeLines(_ take: (_ line: UnsafeBufferPointer<UInt8>, _ holdsNoNul: Bool) -> Bool) {
+        guard checkedByteOrderMark && scanned == 0 else { return }
+        var start = buffer.start
+        let end = buffer.end
+        var taken = 0
+        var partial = false
+        var nul = firstNul
+        let keepsCarriageReturn = keepsCarriageReturn
+        buffer.bytes.withUnsafeBufferPointer { bytes in
+            while start < end {
+                let newline = ByteSearch.first(ASCII.newline, in: bytes, from: start, to: end)
+                guard newline < end else {
+                    partial = true
+                    break
+                }
+                var lineEnd = newline
+                if !keepsCarriageReturn && lineEnd > start && bytes[lineEnd - 1] == ASCII.carriageReturn {
+                    lineEnd -= 1
+                }
+                let firstNul: Int
+                if let nul, nul >= start {
+                    firstNul = nul
+                } else {
+                    firstNul = ByteSearch.first(0, in: bytes, from: start, to: end)
+                    nul = firstNul
+                }
+                guard take(UnsafeBufferPointer(rebasing: bytes[start..<lineEnd]), firstNul >= lineEnd) else { break }
+                taken += 1
+                start = newline + 1
+            }
+        }
+        firstNul = nul
+        // A line not yet whole has no newline so far: `nextRange()` goes on looking after it.
+        if partial { scanned = end - start }
+        guard taken > 0 else { return }
+        buffer.start = start
+        number += taken
+        endedWithNewline = true
+    }
+
+    /// Whether `range`, the line `nextRange()` returned last, holds no NUL byte.
+    @inline(__always)
+    mutating func holdsNoNul(_ range: Range<Int>) -> Bool {
+        if let firstNul, firstNul >= range.lowerBound && firstNul <= buffer.end {
+            return firstNul >= range.upperBound
+        }
+        let end = buffer.end
+        let found = buffer.bytes.withUnsafeBufferPointer { bytes in
+            ByteSearch.first(0, in: bytes, from: range.lowerBound, to: end)
+        }
+        firstNul = found
+        return found >= range.upperBound
+    }
+
     /// Reads the input again from its start, numbering from 1 again.
     mutating func rewind() throws(RecordingError) {
         try buffer.rewind()
+        firstNul = nil
         number = 0
         scanned = 0
         checkedByteOrderMark = false

@@ -11,12 +11,16 @@ protocol RecordingLineParser {
     var version: String? { get }
     /// Reads one line (without its line end); a malformed line throws, naming the line and field.
     mutating func parseLine(_ line: ArraySlice<UInt8>, number: Int) throws(RecordingError)
-    /// Reads `line` if it is a plain event line (see the extension); false leaves it to `parseLine`.
-    mutating func parseFastEvent(_ line: UnsafeBufferPointer<UInt8>) -> Bool
+    /// Reads `line` if it is a plain event line (see the extension); false leaves it to `parseLine`. `holdsNoNul`:
+    /// the reader knows the line has no NUL byte.
+    mutating func parseFastEvent(_ line: UnsafeBufferPointer<UInt8>, holdsNoNul: Bool) -> Bool
+    /// Whether `parseFastEvent` ever says true: a format without a fast path is read a line at a time.
+    static var hasFastEvents: Bool { get }
 }
 
 extension RecordingLineParser {
     /// Reads `line` if it is an event line of the format's fast path (`EvemuEventLine`); false for anything
     /// else, which then goes to `parseLine`. A format without one says false.
-    mutating func parseFastEvent(_ line: UnsafeBufferPointer<UInt8>) -> Bool { false }
+    mutating func parseFastEvent(_ line: UnsafeBufferPointer<UInt8>, holdsNoNul: Bool) -> Bool { false }
+    static var hasFastEvents: Bool { false }
 }

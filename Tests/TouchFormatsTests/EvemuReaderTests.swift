@@ -110,6 +110,65 @@ struct EvemuReaderTests {
         #expect(text.contains("E: 0.000002 0003 0035 0036\t"))
     }
 
+    @Test(
+        "the layout (read a word at a time) and other spacing read alike: fraction and code digits, values of any length"
+    )
+    func layoutAgreesWithOtherSpacing() throws {
+        // A second blank after `E:` takes the line off the fixed layout, to the general reading. Errors are compared
+        // by kind and field: a column differs by the blank.
+        func outcome(_ line: [UInt8]) -> Result<[InputEvent], RecordingError> {
+            Result { () throws(RecordingError) in try EvemuReader.parse(line, file: "f").events }
+        }
+        func summary(_ result: Result<[InputEvent], RecordingError>) -> String {
+            switch result {
+            case .success(let events): "\(events)"
+            case .failure(let error): "\(error.kind) \(error.field ?? "-")"
+            }
+        }
+        let fraction = Array("345678".utf8)
+        for position in fraction.indices {
+            for byte in Array("/0579:aA #".utf8) + [0x00, 0x7f, 0xb9] {
+                var digits = fraction
+                digits[position] = byte
+                let rest = Array("12.".utf8) + digits + Array(" 0003 0035 0123\t# x\n".utf8)
+                let layout = outcome(Array("E: ".utf8) + rest)
+                #expect(summary(layout) == summary(outcome(Array("E:  ".utf8) + rest)), "fraction \(digits)")
+                if case .success(let events) = layout, let value = Int64(String(decoding: digits, as: UTF8.self)) {
+                    #expect(events.first?.time == EventTime(microseconds: 12_000_000 + value))
+                }
+            }
+        }
+        // Values of any length and sign, and near misses.
+        let values = [
+            "0123", "01234", "-001", "-0001", "9999", "99999", "0", "12", "123", "2147483647", "2147483648",
+            "-2147483648", "00000000001", "01a3", "0/23", "012:", "0123#", "0123 # x",
+        ]
+        for text in values {
+            let rest = Array("12.345678 0003 0035 \(text)".utf8)
+            let layout = outcome(Array("E: ".utf8) + rest)
+            #expect(summary(layout) == summary(outcome(Array("E:  ".utf8) + rest)), "value \(text)")
+            if let value = Int32(text.split(separator: " ")[0]) {
+                #expect(try layout.get().first?.value == value, "value \(text)")
+            }
+        }
+        // The code field, read a word at a time when it is decimal digits alone, else a digit at a time.
+        let code = Array("0035".utf8)
+        for position in code.indices {
+            for byte in Array("/0379:aAfFgG ".utf8) + [0x00, 0xb9] {
+                var digits = code
+                digits[position] = byte
+                let rest = Array("12.345678 0003 ".utf8) + digits + Array(" 0123\n".utf8)
+                let layout = outcome(Array("E: ".utf8) + rest)
+                #expect(summary(layout) == summary(outcome(Array("E:  ".utf8) + rest)), "code \(digits)")
+                if case .success(let events) = layout,
+                    let value = UInt16(String(decoding: digits, as: UTF8.self), radix: 16)
+                {
+                    #expect(events.first?.code == value)
+                }
+            }
+        }
+    }
+
     @Test("a negative sec.usec is a bad time, \"-0.5\" too (it was read as +0.5)")
     func negativeFractionalTime() throws {
         for time in ["-0.500000", "-1.000001"] {
