@@ -19,47 +19,60 @@ extension Engine {
         // Subscribers without a filter (the usual case) need only the queue kind: the whole route, with its strings,
         // cost more per event than encoding a frame line.
         let filtering = subscribers.contains { !$0.admitsEverything }
+        // The line is written in a local writer, moved out of `writer` and back: copying a stored property's bytes
+        // into each queue retained and released its buffer for every event.
+        guard var line = writer.take() else { preconditionFailure("broadcast re-entered") }
+        defer { writer = line }
+        // The subscribers as they are now: reading a client from this local array retains nothing, where reading
+        // `subscribers` retained each for every event. The array keeps them alive; one disconnected on the way
+        // (overflow) is marked closed and skipped, as its removal from `subscribers` skipped it.
+        let current = subscribers
         // By position, not `for event in events`, which copied each event (its strings retained and released).
         for position in events.indices {
-            writer.reset()
-            let queueKind = encode(events[position])
+            line.reset()
+            let queueKind = encode(events[position], into: &line)
             if filtering {
                 let route = EventRoute(events[position])
-                enqueueWritten(kind: queueKind) { $0.admits(route) }
+                enqueue(line, kind: queueKind, to: current) { $0.admits(route) }
             } else {
                 // No route at all, not a nil one: an optional route cost a call to destroy it for every event.
-                enqueueWritten(kind: queueKind) { _ in true }
+                enqueue(line, kind: queueKind, to: current) { _ in true }
+            }
+        }
+        // `enqueue` reaches the clients unretained: `current` owns them until here, past its last read.
+        withExtendedLifetime(current) {}
+    }
+
+    /// Copies the line into the queue of every open subscriber `admits`.
+    @inline(__always)
+    private func enqueue(
+        _ line: borrowing JSONWriter, kind: OutboundQueue.Kind, to clients: [ClientState],
+        admits: (ClientState) -> Bool
+    ) {
+        // `clients` holds each client strongly for the whole call (the caller keeps its array alive past the call),
+        // and nothing here changes it: a client reached unretained outlives no owner, even when `settle` disconnects
+        // it and `clients` is its last. A strong reference retained and released the client for every event.
+        for index in clients.indices {
+            Unmanaged.passUnretained(clients[index])._withUnsafeGuaranteedRef { client in
+                guard !client.isClosed, admits(client) else { return }
+                let outcome = line.withUnsafeBytes { client.enqueue($0, kind: kind, at: now) }
+                settle(outcome, for: client)
             }
         }
     }
 
-    /// Copies the writer's line into the queue of every subscriber `admits`.
-    @inline(__always)
-    private func enqueueWritten(kind: OutboundQueue.Kind, admits: (ClientState) -> Bool) {
-        var index = 0
-        // A subscriber may be disconnected (overflow) inside the loop, which shortens `subscribers`.
-        while index < subscribers.count {
-            let client = subscribers[index]
-            index += 1
-            guard admits(client) else { continue }
-            let outcome = writer.withUnsafeBytes { client.enqueue($0, kind: kind, at: now) }
-            settle(outcome, for: client)
-            if client.isClosed { index -= 1 }
-        }
-    }
-
-    /// Encodes the event into `writer` and returns how a slow client's queue may coalesce it: one look at the
+    /// Encodes the event into `line` and returns how a slow client's queue may coalesce it: one look at the
     /// event for both (each `switch` over it copied the event's payload, strings retained and released).
-    private func encode(_ event: DispatchEvent) -> OutboundQueue.Kind {
+    private func encode(_ event: DispatchEvent, into line: inout JSONWriter) -> OutboundQueue.Kind {
         switch event {
         case .touch(let touch):
-            DispatchEventEncoder.encode(touch, into: &writer)
+            DispatchEventEncoder.encode(touch, into: &line)
             return .of(touch)
         case .gesture(let region, let gesture):
-            DispatchEventEncoder.encode(gesture, region: region, into: &writer)
+            DispatchEventEncoder.encode(gesture, region: region, into: &line)
             return .of(gesture, region: region)
         case .regionMoved, .regionScrolled, .frame:
-            DispatchEventEncoder.encode(event, into: &writer)
+            DispatchEventEncoder.encode(event, into: &line)
             return .essential
         }
     }

@@ -58,7 +58,8 @@ public final class Engine {
     // Scratch buffers, reused so the per-event path does not allocate.
     var pipelineBuffer: [PipelineOutput] = []
     var dispatchBuffer: [DispatchEvent] = []
-    var writer = JSONWriter(capacity: 4096)
+    /// The fan-out's line; nil only while `broadcast` writes in it.
+    var writer: JSONWriter? = JSONWriter(capacity: 4096)
 
     public init(scene: Scene, settings: Settings = Settings()) {
         self.settings = settings
