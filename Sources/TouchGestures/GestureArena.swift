@@ -55,20 +55,33 @@ public final class GestureArena {
     public func feed(_ sample: TouchSample, to members: [Int], into reports: inout [Report]) {
         let start = reports.count
         for index in members {
-            let recognizer = recognizers[index]
-            if recognizer.after != nil && !recognizer.listens(to: sample) { continue }
-            engage(index)
-            recognizer.handle(sample, owner: owners[index], into: &reports)
+            withRecognizer(index) { recognizer in
+                if recognizer.after != nil && !recognizer.listens(to: sample) { return }
+                engage(index)
+                recognizer.handle(sample, owner: owners[index], into: &reports)
+            }
         }
         resolve(at: sample.time, into: &reports, from: start)
+    }
+
+    /// Lends the recognizer at `index` to `body` without a retain (a strong reference cost a retain and a release
+    /// for every event). Safe because `recognizers` owns it throughout and changes only in `add` and `removeAll`,
+    /// which nothing a recognizer does can reach: recognizers hold no reference to their arena, and the class is
+    /// not open, so no subclass elsewhere can either.
+    @inline(__always)
+    private func withRecognizer<Result>(_ index: Int, _ body: (Recognizer) -> Result) -> Result {
+        Unmanaged.passUnretained(recognizers[index])._withUnsafeGuaranteedRef(body)
     }
 
     /// The earliest pending timer.
     public var nextDeadline: EventTime? {
         // Asked before every event: a loop, not compactMap, so it allocates nothing.
         var earliest: EventTime?
-        for index in engaged where !recognizers[index].state.isFinished {
-            if let deadline = recognizers[index].deadline { earliest = min(earliest ?? deadline, deadline) }
+        // By position: `for index in engaged` retained and released the array on every call.
+        for position in engaged.indices {
+            let index = engaged[position]
+            guard !recognizers[index].state.isFinished, let deadline = recognizers[index].deadline else { continue }
+            earliest = min(earliest ?? deadline, deadline)
         }
         return earliest
     }

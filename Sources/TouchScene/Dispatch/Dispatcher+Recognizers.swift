@@ -8,9 +8,18 @@ extension Dispatcher {
         guard !members.isEmpty else { return }
         let sample = TouchSample(
             finger: key, phase: mapped.event.phase, location: mapped.position, time: mapped.event.time)
-        arena.feed(sample, to: members, into: &reports)
+        withArena { $0.feed(sample, to: members, into: &reports) }
         for report in reports { out.append(.gesture(region: index.nodes[report.owner].internedID, report.event)) }
         reports.removeAll(keepingCapacity: true)
+    }
+
+    /// Lends the arena to `body` without a retain (reading `arena` for a call retained and released it on every
+    /// event). Safe because the dispatcher owns the arena and replaces it only on a scene change, which nothing the
+    /// arena calls can reach: its recognizers and its `simultaneous` closure (over the scene's nodes) hold no
+    /// reference to the dispatcher.
+    @inline(__always)
+    func withArena<Result>(_ body: (GestureArena) -> Result) -> Result {
+        Unmanaged.passUnretained(arena)._withUnsafeGuaranteedRef(body)
     }
 
     func ownerOf(_ member: Int) -> Int {

@@ -100,7 +100,7 @@ public final class Dispatcher {
             }
             mayHaveWithheldFingers = delayed != nil
         }
-        return EventTime.earliest(delayed, arena.nextDeadline)
+        return EventTime.earliest(delayed, withArena { $0.nextDeadline })
     }
 
     /// Handles one pipeline output from `device`, after running every timer due before it, and appends what it
