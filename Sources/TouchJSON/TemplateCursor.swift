@@ -33,7 +33,8 @@ public struct TemplateCursor {
     public mutating func hundredths(_ value: Double) {
         room(for: Self.numberBytes)
         let scaled = value * 100
-        guard value.isFinite, abs(scaled) < 9.0e18 else { return fallback(value, decimals: 2) }
+        // False for NaN and infinities too (scaled, they stay so): no separate test that the value is finite.
+        guard abs(scaled) < 9.0e18 else { return fallback(value, decimals: 2) }
         // Half away from zero, as `rounded(.toNearestOrAwayFromZero)`, without a call to libm's round: the part cut
         // off by the conversion is exact (below 2^53 it has fewer significant bits than `scaled`; above, none).
         var fixed = Int64(scaled)
@@ -45,16 +46,16 @@ public struct TemplateCursor {
         }
         let magnitude = fixed.magnitude
         next = Self.writeInteger(magnitude / 100, negative: fixed < 0, at: next)
-        let fraction = Int(magnitude % 100)
+        let fraction = Int(truncatingIfNeeded: magnitude % 100)
         guard fraction != 0 else { return }
+        // Both digits from the table of pairs, with no division; the second is written even when it is a zero to
+        // drop (inside the room made above) and left out by not counting it.
+        let pairs = Self.digitPairs.utf8Start
+        let last = pairs[2 &* fraction &+ 1]
         next[0] = UInt8(ascii: ".")
-        next[1] = UInt8(ascii: "0") &+ UInt8(fraction / 10)
-        if fraction % 10 == 0 {
-            next += 2
-        } else {
-            next[2] = UInt8(ascii: "0") &+ UInt8(fraction % 10)
-            next += 3
-        }
+        next[1] = pairs[2 &* fraction]
+        next[2] = last
+        next += last == UInt8(ascii: "0") ? 2 : 3
     }
 
     /// Any number of decimals, as `JSONWriter.appendDouble` prints them: trailing zeros dropped (a pinch's scale has
