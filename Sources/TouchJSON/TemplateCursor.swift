@@ -157,13 +157,22 @@ public struct TemplateCursor {
         precondition(end - next >= count, "template line longer than its reserved room")
     }
 
-    /// Coordinates and times are mostly under 10,000: compared at once, the rest counted.
+    /// Coordinates are mostly under 10,000, times in microseconds up to twelve digits: compared in halves, so a
+    /// time takes four comparisons, not a loop; longer numbers are counted.
     @inline(__always)
     private static func digitCount(_ magnitude: UInt64) -> Int {
         if magnitude < 100 { return magnitude < 10 ? 1 : 2 }
         if magnitude < 10_000 { return magnitude < 1_000 ? 3 : 4 }
-        var digits = 5
-        var bound: UInt64 = 100_000
+        if magnitude < 100_000_000 {
+            if magnitude < 1_000_000 { return magnitude < 100_000 ? 5 : 6 }
+            return magnitude < 10_000_000 ? 7 : 8
+        }
+        if magnitude < 1_000_000_000_000 {
+            if magnitude < 10_000_000_000 { return magnitude < 1_000_000_000 ? 9 : 10 }
+            return magnitude < 100_000_000_000 ? 11 : 12
+        }
+        var digits = 13
+        var bound: UInt64 = 10_000_000_000_000
         while digits < 20 && magnitude >= bound {
             digits += 1
             bound = bound &* 10
