@@ -147,8 +147,10 @@ public final class GestureArena {
                     }
                 }
             }
-            // Held successes: dropped when one they wait for succeeded, released when all have failed.
-            for index in engaged where recognizers[index].isHolding {
+            // Held successes: dropped when one they wait for succeeded, released when all have failed. By position
+            // (nothing here changes `engaged`): `for index in engaged` retained and released the array every time.
+            for position in engaged.indices where recognizers[engaged[position]].isHolding {
+                let index = engaged[position]
                 let recognizer = recognizers[index]
                 if recognizer.mustFail.contains(where: { $0.overrules(recognizer) }) {
                     for event in recognizer.forceFail(at: time) {
@@ -163,10 +165,18 @@ public final class GestureArena {
                 }
             }
         }
-        // Idle again (finished, no finger, nothing held): out of the engaged set until fed again.
-        engaged.removeAll {
-            !(recognizers[$0].isEngaged || (recognizers[$0].deadline != nil && !recognizers[$0].state.isFinished))
+        // Idle again (finished, no finger, nothing held): out of the engaged set until fed again. Compacted in
+        // place, in order, written only from the first one to go (`removeAll(where:)` retained the recognizers for
+        // its closure and made the array unique on every call, though mostly none goes).
+        var kept = 0
+        for position in engaged.indices {
+            let index = engaged[position]
+            let recognizer = recognizers[index]
+            guard recognizer.isEngaged || (recognizer.deadline != nil && !recognizer.state.isFinished) else { continue }
+            if kept != position { engaged[kept] = index }
+            kept += 1
         }
+        if kept < engaged.count { engaged.removeSubrange(kept...) }
     }
 
     /// The report that completes a sequence's step: a long press is complete when its time is up (its `began`, as
