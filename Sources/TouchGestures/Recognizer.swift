@@ -80,7 +80,8 @@ public class Recognizer {
     /// path, which allocates nothing (an array returned for each report was two allocations a drag event).
     func handle(_ sample: TouchSample, owner: Int, into reports: inout [GestureArena.Report]) {
         process(sample)
-        for event in outbox { reports.append(GestureArena.Report(owner: owner, event: event)) }
+        // By position: `for event in outbox` retained and released the array on every event.
+        for position in outbox.indices { reports.append(GestureArena.Report(owner: owner, event: outbox[position])) }
         outbox.removeAll(keepingCapacity: true)
     }
 

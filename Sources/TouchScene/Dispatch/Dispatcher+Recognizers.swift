@@ -9,7 +9,11 @@ extension Dispatcher {
         let sample = TouchSample(
             finger: key, phase: mapped.event.phase, location: mapped.position, time: mapped.event.time)
         withArena { $0.feed(sample, to: members, into: &reports) }
-        for report in reports { out.append(.gesture(region: index.nodes[report.owner].internedID, report.event)) }
+        // By position: `for report in reports` retained and released the buffer on every event.
+        for position in reports.indices {
+            let report = reports[position]
+            out.append(.gesture(region: index.nodes[report.owner].internedID, report.event))
+        }
         reports.removeAll(keepingCapacity: true)
     }
 
