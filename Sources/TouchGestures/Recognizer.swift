@@ -43,6 +43,9 @@ public class Recognizer {
     /// The last `began`/`changed` report of this sequence: a `cancelled` carries its measurements.
     private var lastActive: GestureEvent?
     private var outbox: [GestureEvent] = []
+    /// Fingers that went down while a finished success was held (a single tap waiting for a double tap's window):
+    /// they are not part of it, and start the next sequence once it is released.
+    private var lateFingers: [FingerKey] = []
     private var samples: [(time: EventTime, location: Point)] = []
     /// Samples before this index have left the velocity window. They go in bulk now and then: removing the first
     /// sample at every step moved all the others (at 240 Hz, a memmove of half a kilobyte a finger event).
@@ -91,6 +94,7 @@ public class Recognizer {
         let listening = !state.isFinished && !isHolding
         switch sample.phase {
         case .down:
+            if isHolding, pending?.event == .ended { lateFingers.append(sample.finger) }
             fingers[sample.finger] = FingerTrack(
                 start: sample.location, startTime: sample.time, location: sample.location)
             if !participants.contains(sample.finger) { participants.append(sample.finger) }
@@ -102,10 +106,12 @@ public class Recognizer {
             follow(sample)
             if listening { ended(sample) }
             fingers[sample.finger] = nil
+            lateFingers.removeAll { $0 == sample.finger }
             // A begin held for others to fail whose fingers have all lifted never happened.
             if fingers.isEmpty, pending?.event == .began { fail(at: sample.time) }
         case .cancel:
             fingers[sample.finger] = nil
+            lateFingers.removeAll { $0 == sample.finger }
             if !state.isFinished { cancel(at: sample.time) }
         }
         if !state.isFinished { recordSample(sample.time) }
@@ -151,8 +157,33 @@ public class Recognizer {
         } else {
             state = .ended
             deadline = nil
+            restartWithLateFingers(at: time)
         }
         return takeOutbox()
+    }
+
+    /// A success released while fingers that came after it are down (a second tap too far from the first for the
+    /// double tap, which failed on it): those fingers start the next sequence, from where and when they went down,
+    /// as they would have had nothing been held. Before, the sequence ended with them in it and the second tap
+    /// was lost. Only when every finger down is a late one: otherwise they share the sequence that just ended.
+    private func restartWithLateFingers(at time: EventTime) {
+        guard !lateFingers.isEmpty, lateFingers.count == fingers.count else {
+            lateFingers.removeAll()
+            return
+        }
+        let late = lateFingers.compactMap { key in fingers[key].map { (key, $0) } }
+        lateFingers.removeAll()
+        let released = outbox
+        outbox.removeAll()
+        reset()
+        for (key, _) in late { fingers[key] = nil }
+        for (key, track) in late {
+            process(TouchSample(finger: key, phase: .down, location: track.start, time: track.startTime))
+            if track.location != track.start {
+                process(TouchSample(finger: key, phase: .move, location: track.location, time: time))
+            }
+        }
+        outbox = released + outbox
     }
 
     /// Whether this recognizer still holds `waiter` back: it shares a finger with it and may still succeed.
@@ -333,6 +364,7 @@ public class Recognizer {
 
     func reset() {
         state = .possible
+        lateFingers.removeAll()
         participants.removeAll(keepingCapacity: true)
         deadline = nil
         pending = nil

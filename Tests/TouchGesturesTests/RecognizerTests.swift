@@ -66,6 +66,33 @@ struct RecognizerTests {
         #expect(h.log == ["single ended @360", "single ended @850"])
     }
 
+    /// The second tap comes in time (90 ms after the first lift) but 200 units away, beyond the double tap's slop:
+    /// the double fails at that down, which releases the first single tap then (at 150); the second tap is a
+    /// sequence of its own and fires at its lift (the failed double no longer holds it). It used to be lost: it
+    /// went down while the first success was held, and so counted as part of it.
+    @Test("a second tap in time but too far for the double: both single taps fire, each where it was")
+    func secondTapTooFar() {
+        var double = GestureSpec(.tap, name: "double")
+        double.taps = 2
+        let h = GestureHarness([GestureSpec(.tap, name: "single"), double], mustFail: [("single", "double")])
+        h.touch(1, .down, 50, 50, at: 0)
+        h.touch(1, .up, 50, 50, at: 60)
+        h.touch(2, .down, 250, 50, at: 150)
+        h.touch(2, .up, 250, 50, at: 200)
+        h.finish()
+        #expect(h.log == ["single ended @150", "single ended @200"])
+        #expect(h.events.map(\.location) == [Point(x: 50, y: 50), Point(x: 250, y: 50)])
+
+        // The far second finger held past the tap's 500 ms limit (counted from its own down): no second tap.
+        let held = GestureHarness([GestureSpec(.tap, name: "single"), double], mustFail: [("single", "double")])
+        held.touch(1, .down, 50, 50, at: 0)
+        held.touch(1, .up, 50, 50, at: 60)
+        held.touch(2, .down, 250, 50, at: 150)
+        held.touch(2, .up, 250, 50, at: 700)
+        held.finish()
+        #expect(held.log == ["single ended @150"])
+    }
+
     @Test("a two-finger tap and a one-finger tap on the same region both work")
     func twoFingerTap() {
         var two = GestureSpec(.tap, name: "two")
