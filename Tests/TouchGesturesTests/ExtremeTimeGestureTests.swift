@@ -44,9 +44,7 @@ struct ExtremeTimeGestureTests {
     /// both deadlines saturate to the same instant, which is how this was found.
     @Test("a single tap held for its double-tap window is not failed by its own hold timer")
     func heldSingleSurvivesItsHoldTimer() {
-        var double = GestureSpec(.tap, name: "double")
-        double.taps = 2
-        let h = GestureHarness([GestureSpec(.tap, name: "single"), double], mustFail: [("single", "double")])
+        let h = GestureHarness.singleAndDouble()
         h.touch(1, .down, 50, 50, at: 0)
         h.touch(1, .up, 50, 50, at: 250)
         h.finish()

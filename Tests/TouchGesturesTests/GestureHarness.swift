@@ -37,3 +37,12 @@ final class GestureHarness {
         }
     }
 }
+
+extension GestureHarness {
+    /// A single tap named "single" that waits for a double tap named "double" to fail, as on a region with both.
+    static func singleAndDouble() -> GestureHarness {
+        var double = GestureSpec(.tap, name: "double")
+        double.taps = 2
+        return GestureHarness([GestureSpec(.tap, name: "single"), double], mustFail: [("single", "double")])
+    }
+}

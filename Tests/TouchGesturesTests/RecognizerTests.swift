@@ -35,15 +35,13 @@ struct RecognizerTests {
     /// Single and double tap on one region: the single waits for the double to fail (its 300 ms window).
     @Test("single waits for double: one tap fires the single after the window, two taps fire only the double")
     func singleWaitsForDouble() {
-        var double = GestureSpec(.tap, name: "double")
-        double.taps = 2
-        let one = GestureHarness([GestureSpec(.tap, name: "single"), double], mustFail: [("single", "double")])
+        let one = GestureHarness.singleAndDouble()
         one.touch(1, .down, 50, 50, at: 0)
         one.touch(1, .up, 50, 50, at: 60)
         one.finish()
         #expect(one.log == ["single ended @360"])
 
-        let two = GestureHarness([GestureSpec(.tap, name: "single"), double], mustFail: [("single", "double")])
+        let two = GestureHarness.singleAndDouble()
         two.touch(1, .down, 50, 50, at: 0)
         two.touch(1, .up, 50, 50, at: 60)
         two.touch(2, .down, 55, 52, at: 200)
@@ -55,9 +53,7 @@ struct RecognizerTests {
 
     @Test("second tap too late: the single fires, the double fails")
     func secondTapTooLate() {
-        var double = GestureSpec(.tap, name: "double")
-        double.taps = 2
-        let h = GestureHarness([GestureSpec(.tap, name: "single"), double], mustFail: [("single", "double")])
+        let h = GestureHarness.singleAndDouble()
         h.touch(1, .down, 50, 50, at: 0)
         h.touch(1, .up, 50, 50, at: 60)
         h.touch(2, .down, 50, 50, at: 500)  // 440 ms after the first lift
@@ -72,9 +68,7 @@ struct RecognizerTests {
     /// went down while the first success was held, and so counted as part of it.
     @Test("a second tap in time but too far for the double: both single taps fire, each where it was")
     func secondTapTooFar() {
-        var double = GestureSpec(.tap, name: "double")
-        double.taps = 2
-        let h = GestureHarness([GestureSpec(.tap, name: "single"), double], mustFail: [("single", "double")])
+        let h = GestureHarness.singleAndDouble()
         h.touch(1, .down, 50, 50, at: 0)
         h.touch(1, .up, 50, 50, at: 60)
         h.touch(2, .down, 250, 50, at: 150)
@@ -84,7 +78,7 @@ struct RecognizerTests {
         #expect(h.events.map(\.location) == [Point(x: 50, y: 50), Point(x: 250, y: 50)])
 
         // The far second finger held past the tap's 500 ms limit (counted from its own down): no second tap.
-        let held = GestureHarness([GestureSpec(.tap, name: "single"), double], mustFail: [("single", "double")])
+        let held = GestureHarness.singleAndDouble()
         held.touch(1, .down, 50, 50, at: 0)
         held.touch(1, .up, 50, 50, at: 60)
         held.touch(2, .down, 250, 50, at: 150)
