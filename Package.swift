@@ -127,7 +127,9 @@ let package = Package(
         .testTarget(name: "TouchDeviceTests", dependencies: ["TouchCore", "TouchDevice"]),
         .testTarget(name: "TouchPosixTests", dependencies: ["TouchPosix"]),
         .testTarget(name: "TouchViewTests", dependencies: ["TouchView", "TouchClient", "TouchJSON", "TouchScene"]),
-        .testTarget(name: "TouchWireTests", dependencies: ["TouchWire", "TouchJSON", "TouchScene", "TouchCore"]),
+        .testTarget(
+            name: "TouchWireTests",
+            dependencies: ["TouchWire", "TouchJSON", "TouchScene", "TouchGestures", "TouchCore"]),
         .testTarget(
             name: "TouchEngineTests",
             dependencies: [

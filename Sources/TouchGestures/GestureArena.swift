@@ -124,7 +124,7 @@ public final class GestureArena {
                 guard report.event.event == .began || report.event.event == .ended else { continue }
                 guard
                     let winner = engaged.first(where: {
-                        owners[$0] == report.owner && recognizers[$0].spec.nameID == report.event.nameID
+                        owners[$0] == report.owner && recognizers[$0].nameID == report.event.nameID
                     })
                 else { continue }
                 if let next = recognizers[winner].next, report.event.event == Self.completion(of: recognizers[winner]) {

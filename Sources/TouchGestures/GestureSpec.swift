@@ -42,13 +42,10 @@ public enum SwipeDirection: String, Sendable, CaseIterable {
 /// A gesture a region asks for, with its parameters. Unset parameters take `GestureDefaults`.
 public struct GestureSpec: Equatable, Sendable {
     public var kind: GestureKind
-    /// Unique within the region; what `simultaneous` groups and events name. Defaults to the kind.
-    public var name: String {
-        get { nameID.string }
-        set { nameID = InternedString(newValue) }
-    }
-    /// The name interned when the scene was loaded: what the recognizer's reports carry.
-    public var nameID: InternedString
+    /// Unique within the region; what `simultaneous` groups and events name. Defaults to the kind. Interned only
+    /// by the recognizer made for an installed scene (`Recognizer.nameID`): a scene that is refused (no permission,
+    /// or invalid) must leave nothing in the never-shrinking intern table.
+    public var name: String
     /// Tap: taps required (1, 2, 3 ...).
     public var taps = 1
     /// Fingers required (tap, long press, drag, swipe); pinch and rotate always use two.
@@ -76,7 +73,7 @@ public struct GestureSpec: Equatable, Sendable {
 
     public init(_ kind: GestureKind, name: String? = nil) {
         self.kind = kind
-        self.nameID = InternedString(name ?? kind.rawValue)
+        self.name = name ?? kind.rawValue
         switch kind {
         case .swipe:
             minimumDistance = GestureDefaults.swipeMinimumDistance

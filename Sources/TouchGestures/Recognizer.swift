@@ -1,4 +1,5 @@
 import TouchCore
+import TouchJSON
 
 /// Base of the gesture recognizers: finger bookkeeping, state and event emission. Subclasses implement the
 /// per-gesture rules in `began(_:)`, `moved(_:)`, `ended(_:)` and `timerFired(at:)`.
@@ -57,7 +58,13 @@ public class Recognizer {
         public var location: Point
     }
 
-    public init(spec: GestureSpec) { self.spec = spec }
+    /// The spec's name, interned once the scene is installed: what every report carries.
+    public let nameID: InternedString
+
+    public init(spec: GestureSpec) {
+        self.spec = spec
+        nameID = InternedString(spec.name)
+    }
 
     /// Engaged in a sequence: has fingers, or has not finished.
     public var isEngaged: Bool { !participants.isEmpty && (!state.isFinished || !fingers.isEmpty || isHolding) }
@@ -167,7 +174,8 @@ public class Recognizer {
     /// as they would have had nothing been held. Before, the sequence ended with them in it and the second tap
     /// was lost. Only when every finger down is a late one: otherwise they share the sequence that just ended.
     private func restartWithLateFingers(at time: EventTime) {
-        guard !lateFingers.isEmpty, lateFingers.count == fingers.count else {
+        // A sequence's later step (`after`) starts only when armed by its predecessor again, never on its own.
+        guard after == nil, !lateFingers.isEmpty, lateFingers.count == fingers.count else {
             lateFingers.removeAll()
             return
         }
@@ -258,7 +266,7 @@ public class Recognizer {
     /// Reports an event; `began`/`changed`/`ended`/`cancelled` also set the state.
     func report(_ kind: GestureEventKind, at time: EventTime, configure: (inout GestureEvent) -> Void = { _ in }) {
         var event = GestureEvent(
-            nameID: spec.nameID, kind: spec.kind, event: kind, time: time, location: centroid, fingers: fingerCount)
+            nameID: nameID, kind: spec.kind, event: kind, time: time, location: centroid, fingers: fingerCount)
         configure(&event)
         if kind == .began || kind == .changed { lastActive = event }
         switch kind {

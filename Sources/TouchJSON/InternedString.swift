@@ -18,8 +18,9 @@ public struct InternedString: Hashable, @unchecked Sendable, CustomStringConvert
         @usableFromInline let json: UnsafeBufferPointer<UInt8>
     }
 
-    /// Every entry made so far, by its string.
-    private static let table = Mutex<[String: Address]>([:])
+    /// Every entry made so far, by its string's UTF-8 bytes: `String` keys compare by canonical equivalence, so an
+    /// id written decomposed (NFD) would have been printed with the bytes of an earlier composed (NFC) one.
+    private static let table = Mutex<[[UInt8]: Address]>([:])
 
     /// An entry's address, as the table keeps it (the table is shared between threads; entries are never written).
     private struct Address: @unchecked Sendable {
@@ -27,16 +28,24 @@ public struct InternedString: Hashable, @unchecked Sendable, CustomStringConvert
     }
 
     public init(_ string: String) {
+        let key = Array(string.utf8)
         entry = Self.table.withLock { table in
-            if let known = table[string] { return known.entry }
+            if let known = table[key] { return known.entry }
             let made = UnsafeMutablePointer<Entry>.allocate(capacity: 1)
             made.initialize(to: Entry(string: string, json: Self.encode(string)))
-            table[string] = Address(entry: made)
+            table[key] = Address(entry: made)
             return UnsafePointer(made)
         }
     }
 
     public init(stringLiteral value: String) { self.init(value) }
+
+    /// The entry for `string` if one was made, without making one: whether a string has been interned.
+    public static func existing(_ string: String) -> InternedString? {
+        table.withLock { $0[Array(string.utf8)] }.map { InternedString(entry: $0.entry) }
+    }
+
+    private init(entry: UnsafePointer<Entry>) { self.entry = entry }
 
     public var string: String { entry.pointee.string }
 

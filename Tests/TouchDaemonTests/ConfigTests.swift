@@ -101,7 +101,7 @@ struct ConfigTests {
             ),
             (
                 "{\"devices\": [{\"filter\": {\"type\": \"fuzz\", \"fuzz\": -3}}]}", 1, "devices[0].filter.fuzz",
-                "fuzz must be a whole number of device units, 0 or more"
+                "fuzz must be a whole number of device units from 0 to 1000000000"
             ),
             (
                 "{\"devices\": [{\"filter\": {\"beta\": 1}}]}", 1, "devices[0].filter",

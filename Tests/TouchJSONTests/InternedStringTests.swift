@@ -42,4 +42,16 @@ struct InternedStringTests {
         for made in entries { #expect(made == entries[0]) }
         #expect(Set(entries[0]).count == names.count)
     }
+
+    /// Swift's `String ==` is canonical equivalence; the table must not be, or an id written decomposed would print
+    /// with the bytes of an earlier composed one.
+    @Test("a composed and a decomposed spelling are two entries, each printing its own bytes")
+    func canonicalEquivalents() {
+        let composed = InternedString("caf\u{E9}")
+        let decomposed = InternedString("cafe\u{301}")
+        #expect(composed != decomposed)
+        #expect(Array(decomposed.string.utf8) == [0x63, 0x61, 0x66, 0x65, 0xCC, 0x81])
+        #expect(decomposed.jsonCount == 8)  // the quotes and six bytes
+        #expect(InternedString("cafe\u{301}") == decomposed)
+    }
 }

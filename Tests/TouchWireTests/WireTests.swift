@@ -1,5 +1,6 @@
 import Testing
 import TouchCore
+import TouchGestures
 import TouchJSON
 import TouchScene
 import TouchWire
@@ -104,6 +105,26 @@ struct TransportTests {
         let (goodID, goodResult) = RequestDecoder.decode(Array(#"{"op":"ping","id":"caf\u00e9 é"}"#.utf8))
         #expect(goodID == .string("café é"))
         #expect((try? goodResult.get()) == .ping)
+    }
+
+    /// The intern table never shrinks, so what a client may send without the scene permission must not reach it:
+    /// a `set-scene` is decoded before the engine checks the permission (and may then be refused), and its gesture
+    /// names are interned only by the recognizers of a scene that is installed.
+    @Test("decoding a set-scene interns none of its gesture names; making its recognizers does")
+    func decodingInternsNothing() throws {
+        let name = "never-installed-\(UInt64.random(in: 0...UInt64.max))"
+        let line =
+            #"{"op":"set-scene","id":1,"scene":{"size":[10,10],"regions":[{"id":"r","frame":[0,0,10,10],"#
+            + #""gestures":[{"type":"tap","name":""# + name + #""}]}]}}"#
+        guard case .setScene(let scene) = try RequestDecoder.decode(Array(line.utf8)).result.get() else {
+            Issue.record("not decoded as set-scene")
+            return
+        }
+        #expect(InternedString.existing(name) == nil)
+        let spec = try #require(scene.regions.first?.gestures.first)
+        #expect(spec.name == name)
+        let recognizer = Recognizer.make(spec)
+        #expect(InternedString.existing(name) == recognizer.nameID)
     }
 
     @Test("subscription filters by kind, region (null regions on request) and device")

@@ -25,7 +25,8 @@ extension JitterFilter {
         case "fuzz":
             guard let fuzz = value("fuzz") else { return .fuzz(override: nil) }
             guard fuzz >= 0, fuzz <= 1_000_000_000, fuzz.rounded() == fuzz else {
-                throw .badValue(parameter: "fuzz", problem: "fuzz must be a whole number of device units, 0 or more")
+                throw .badValue(
+                    parameter: "fuzz", problem: "fuzz must be a whole number of device units from 0 to 1000000000")
             }
             return .fuzz(override: Int32(fuzz))
         case "one-euro":
