@@ -35,15 +35,7 @@ public struct TemplateCursor {
         let scaled = value * 100
         // False for NaN and infinities too (scaled, they stay so): no separate test that the value is finite.
         guard abs(scaled) < 9.0e18 else { return fallback(value, decimals: 2) }
-        // Half away from zero, as `rounded(.toNearestOrAwayFromZero)`, without a call to libm's round: the part cut
-        // off by the conversion is exact (below 2^53 it has fewer significant bits than `scaled`; above, none).
-        var fixed = Int64(scaled)
-        let rest = scaled - Double(fixed)
-        if rest >= 0.5 {
-            fixed += 1
-        } else if rest <= -0.5 {
-            fixed -= 1
-        }
+        let fixed = Self.roundedHalfAway(scaled)
         let magnitude = fixed.magnitude
         next = Self.writeInteger(magnitude / 100, negative: fixed < 0, at: next)
         let fraction = Int(truncatingIfNeeded: magnitude % 100)
@@ -58,6 +50,18 @@ public struct TemplateCursor {
         next += last == UInt8(ascii: "0") ? 2 : 3
     }
 
+    /// Half away from zero, as `rounded(.toNearestOrAwayFromZero)`, without a call to libm's round: the part cut off
+    /// by the conversion is exact (below 2^53 it has fewer significant bits than `scaled`; above, none). `scaled`
+    /// must be finite and under 9.0e18 in magnitude.
+    @inline(__always)
+    static func roundedHalfAway(_ scaled: Double) -> Int64 {
+        let fixed = Int64(scaled)
+        let rest = scaled - Double(fixed)
+        if rest >= 0.5 { return fixed + 1 }
+        if rest <= -0.5 { return fixed - 1 }
+        return fixed
+    }
+
     /// Any number of decimals, as `JSONWriter.appendDouble` prints them: trailing zeros dropped (a pinch's scale has
     /// four). Written in place like `hundredths`, with no buffer of its own on the way.
     public mutating func double(_ value: Double, decimals: Int) {
@@ -68,13 +72,7 @@ public struct TemplateCursor {
         for _ in 0..<places { scale *= 10 }
         let scaled = value * Double(scale)
         guard value.isFinite, abs(scaled) < 9.0e18 else { return fallback(value, decimals: places) }
-        var fixed = Int64(scaled)
-        let rest = scaled - Double(fixed)
-        if rest >= 0.5 {
-            fixed += 1
-        } else if rest <= -0.5 {
-            fixed -= 1
-        }
+        let fixed = Self.roundedHalfAway(scaled)
         let magnitude = fixed.magnitude
         next = Self.writeInteger(magnitude / UInt64(scale), negative: fixed < 0, at: next)
         var fraction = magnitude % UInt64(scale)

@@ -21,15 +21,13 @@ public struct FingerPositionFilter: Sendable {
         /// The position last reported, in device units.
         var x: Double
         var y: Double
-        /// mtdev's last filtered position (protocol A), which its next change is measured from, and the kernel's
-        /// position it was made from.
+        /// mtdev's last filtered position (protocol A), which its next change is measured from.
         var defuzzedX: Int32
         var defuzzedY: Int32
+        /// The kernel's last position: what the release on motion measures a step from, and what tells the defuzz
+        /// whether the position changed at all.
         var kernelX: Int32
         var kernelY: Int32
-        /// The last position the hysteresis was given (the kernel's, after mtdev's defuzz on protocol A).
-        var sampleX: Double
-        var sampleY: Double
         /// The time of the last sample the 1€ filter took.
         var time: EventTime
         var oneEuroX: OneEuroAxis
@@ -83,9 +81,8 @@ public struct FingerPositionFilter: Sendable {
         if event.phase == .down || index == nil {
             let track = Track(
                 finger: event.finger, x: x, y: y, defuzzedX: event.contact.x, defuzzedY: event.contact.y,
-                kernelX: event.contact.x, kernelY: event.contact.y, sampleX: x,
-                sampleY: y,
-                time: event.time, oneEuroX: OneEuroAxis(start: x), oneEuroY: OneEuroAxis(start: y))
+                kernelX: event.contact.x, kernelY: event.contact.y, time: event.time, oneEuroX: OneEuroAxis(start: x),
+                oneEuroY: OneEuroAxis(start: y))
             if let index {
                 fingers[index] = track
             } else if event.phase == .down || event.phase == .move {
@@ -120,18 +117,16 @@ public struct FingerPositionFilter: Sendable {
             // mtdev filters a contact's new position, never a lift; and a frame that changed only another axis
             // (touch major, pressure) must not move the finger either.
             if !lifts && (contact.x != track.kernelX || contact.y != track.kernelY) {
-                let defuzzed = defuzz.apply(x: contact.x, y: contact.y, previous: (track.defuzzedX, track.defuzzedY))
-                (track.defuzzedX, track.defuzzedY) = defuzzed
-                (track.kernelX, track.kernelY) = (contact.x, contact.y)
+                (track.defuzzedX, track.defuzzedY) = defuzz.apply(
+                    x: contact.x, y: contact.y, previous: (track.defuzzedX, track.defuzzedY))
             }
             (x, y) = (Double(track.defuzzedX), Double(track.defuzzedY))
         }
-        if let hysteresis {
-            let next = hysteresis.apply(
-                x: x, y: y, center: (track.x, track.y), previous: (track.sampleX, track.sampleY))
-            (track.sampleX, track.sampleY) = (x, y)
-            return next
-        }
+        // The kernel's own step (protocol A, where the defuzz runs, only ever gets libinput's edge release, which
+        // does not look at it).
+        let previous = (x: Double(track.kernelX), y: Double(track.kernelY))
+        (track.kernelX, track.kernelY) = (contact.x, contact.y)
+        if let hysteresis { return hysteresis.apply(x: x, y: y, center: (track.x, track.y), previous: previous) }
         guard let oneEuro else { return (x, y) }
         let interval = (time - track.time).seconds
         // Two samples at one time (a clamped backward time): no interval to smooth over; the next sample's speed
