@@ -103,11 +103,15 @@ struct LineReader {
             scanned = end - start
             firstNul = nil
             guard try buffer.refill() else {
-                guard end > start else { return nil }
+                // The refill that found the end may have moved the unread bytes to the front first: the last line
+                // is where the buffer says now, not at `start..<end`.
+                let lastStart = buffer.start
+                let lastEnd = buffer.end
+                guard lastEnd > lastStart else { return nil }
                 scanned = 0
-                buffer.start = end
+                buffer.start = lastEnd
                 endedWithNewline = false
-                return line(start, end)
+                return line(lastStart, lastEnd)
             }
             // The unread bytes moved to the front; `scanned` counts from there.
         }

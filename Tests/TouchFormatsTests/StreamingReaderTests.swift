@@ -124,6 +124,14 @@ struct StreamingReaderTests {
                 + "E:\t2.25\t3\t35\t-2147483648 \t\nE: 3 0003 0035 4 # comment\nE: 0000000000000000004.1 3 35 1\n"
                 + "E: 5.000000000001 0003 0035 2147483647\n"
         ),
+        // A last line without `\n`, longer than the text before it: the end of the input is found after the
+        // line has moved to the front of the buffer, over where it was.
+        ("evemu-unended.evemu", "E: 0.1 0003 0035 5\nE: 0.2 0003 0035 6 # a trailing comment, and no newline"),
+        (
+            "record-unended.yml",
+            "version: 1\ndevices:\n- evdev:\n    name: dev\n  events:\n  - evdev:\n    - [0, 1, 3, 53, 5]"
+                + "\n    #       a comment line longer than all the text before it, with no newline after it"
+        ),
         ("evemu-overflow.evemu", "E: 1.0 0003 0035 2147483648\n"),
         ("evemu-nul.evemu", "# EVEMU 1.3\nE: 0.1 0003 0035 5\nE: 0.2 0003 0035 5\u{0}\n"),
         ("evemu-long.evemu", "# " + String(repeating: "x", count: 70_000) + "\nE: 0.1 0003 0035 5\n"),
