@@ -19,7 +19,7 @@ usage() {
 
 replay_all() {  # $1 touchd binary, $2 output directory
     local touchd=$1 out=$2 count=0
-    [ -x "$touchd" ] || { echo "not an executable: $touchd" >&2; exit 2; }
+    [ -f "$touchd" ] && [ -x "$touchd" ] || { echo "not an executable file: $touchd" >&2; exit 2; }
     [ -d "$RECORDINGS" ] || { echo "no recordings at $RECORDINGS" >&2; exit 2; }
     mkdir -p "$out"
     while IFS= read -r -d '' file; do
