@@ -25,6 +25,7 @@ import os
 import re
 import shutil
 import signal
+import socket as socket_module
 import subprocess
 import sys
 import tempfile
@@ -218,6 +219,27 @@ def check_restored(session, directory, name, status):
     return open(os.path.join(directory, name + ".err")).read()
 
 
+def hostile_daemon(server, width, height):
+    """On a listening socket: says hello, answers get-scene and subscribe, then says goodbye with an escape
+    sequence (OSC 0, a window title) in its message, and closes."""
+    connection, _ = server.accept()
+    send = lambda value: connection.sendall((json.dumps(value) + "\n").encode())
+    send({"type": "hello", "protocol": 1, "server": "stand-in", "devices": [],
+          "scene": {"version": 1, "width": width, "height": height, "regions": 0},
+          "permissions": {"subscribe": True, "scene": False}})
+    stream = connection.makefile("r")
+    for _ in range(2):
+        request = json.loads(stream.readline())
+        reply = {"type": "reply", "id": request.get("id"), "ok": True}
+        if request["op"] == "get-scene":
+            reply["scene"] = {"version": 1, "size": [width, height], "regions": []}
+        send(reply)
+    time.sleep(0.5)
+    send({"type": "goodbye", "code": "shutdown", "message": "\x1b]0;owned\x07"})
+    connection.close()
+    server.close()
+
+
 def main():
     if not os.path.exists(RECORDING):
         # A user's checkout may lack the shared recordings; CI always has them, so there a skip is a failure.
@@ -298,6 +320,20 @@ def main():
         daemon.wait(10)
         stderr = check_restored(session, directory, "daemon-stops", 1)
         check("goodbye: shutdown" in stderr, "daemon-stops: the goodbye on stderr (%r)" % stderr.strip())
+
+        # A daemon (here a stand-in on another socket) whose goodbye carries terminal control codes: touchctl
+        # shows them escaped; the raw bytes would retitle the window.
+        hostile = os.path.join(directory, "hostile.sock")
+        server = socket_module.socket(socket_module.AF_UNIX, socket_module.SOCK_STREAM)
+        server.bind(hostile)
+        server.listen(1)
+        stand_in = threading.Thread(target=hostile_daemon, args=(server, width, height), daemon=True)
+        stand_in.start()
+        session = "hostile-goodbye"
+        start_view(session, directory, hostile, "hostile-goodbye")
+        stderr = check_restored(session, directory, "hostile-goodbye", 1)
+        check("\x1b" not in stderr and "\x07" not in stderr and "\\u{1b}]0;owned\\u{7}" in stderr,
+              "hostile-goodbye: control codes in the goodbye are shown escaped (%r)" % stderr.strip())
     finally:
         subprocess.run(["tmux", "-L", SERVER, "kill-server"], capture_output=True)
         if monitor:

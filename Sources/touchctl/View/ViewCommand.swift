@@ -107,7 +107,8 @@ enum ViewCommand {
         case .quit?, nil: return 0
         case .signal(let number)?: return 128 + number
         case .daemonGone(let reason)?:
-            StandardStreams.write(Array(("touchctl: " + reason + "\n").utf8), to: 2)
+            // The reason may carry the daemon's goodbye text: shown, never sent to the terminal as control codes.
+            StandardStreams.write(Array(("touchctl: " + printable(reason) + "\n").utf8), to: 2)
             return 1
         }
     }
