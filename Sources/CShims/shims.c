@@ -315,6 +315,8 @@ int touchd_spawn(const char *file, char *const argv[], char *const envp[], int32
     int reset[] = {SIGTERM, SIGINT, SIGHUP, SIGCHLD, SIGPIPE, SIGQUIT, SIGUSR1, SIGUSR2};
     for (size_t i = 0; i < sizeof reset / sizeof reset[0]; i++) sigaddset(&defaults, reset[i]);
     result = posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    /* A command gets stdin, stdout and stderr only: not what this process inherited without close-on-exec. */
+    if (result == 0) result = posix_spawn_file_actions_addclosefrom_np(&actions, 3);
     if (result == 0) result = posix_spawnattr_setsigmask(&attributes, &empty);
     if (result == 0) result = posix_spawnattr_setsigdefault(&attributes, &defaults);
     if (result == 0) result = posix_spawnattr_setpgroup(&attributes, 0);

@@ -63,6 +63,7 @@ public final class ActionsService {
         timer = try LoopTimer(loop: loop) { [unowned self] in timerFired() }
         connect()
         if exitStatus == 0 { try loop.run() }
+        runner.finish()
         return exitStatus
     }
 
@@ -241,7 +242,8 @@ public final class ActionsService {
     }
 
     /// SIGTERM or SIGINT: the regions go (touchd would remove them when the connection closes; this does not leave
-    /// it to that), running commands get SIGTERM, and the loop ends.
+    /// it to that), running commands get SIGTERM, and the loop ends (`run` then waits for the commands, SIGKILL
+    /// after `killAfterMs`).
     ///
     /// The commands are told first, and the first request that fails ends the removals: a touchd that does not
     /// answer (stopped, hung) would otherwise hold the stop for 2 s per region, past the unit's TimeoutStopSec, and

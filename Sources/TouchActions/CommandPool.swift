@@ -27,6 +27,7 @@ public struct CommandJob: Sendable, Equatable {
 /// | `submit` | `.start` | queued | `.drop` |
 /// | `exited` / `startFailed` | `.finished`, then `.start` of the oldest waiting | | |
 /// | `advance` past a timeout | `.terminate`; past timeout + killAfter: `.kill` | | |
+/// | `stop` | `.terminate` for each running; the queue emptied | | |
 public struct CommandPool {
     public enum Action: Equatable, Sendable {
         case start(CommandJob)
@@ -115,6 +116,20 @@ public struct CommandPool {
                 actions.append(.terminate(pid: pid, command.job, after: now - command.startedAt))
             }
             running[pid] = command
+        }
+        return actions
+    }
+
+    /// Stopping at `now`: the waiting commands are forgotten (none starts once a running one ends), and every running
+    /// one not yet told gets `.terminate`; `advance` then gives `.kill` for those still running `killAfter` later.
+    public mutating func stop(at now: Int64) -> [Action] {
+        queued.removeAll()
+        var actions: [Action] = []
+        for pid in running.keys.sorted() {
+            guard var command = running[pid], command.terminatedAt == nil else { continue }
+            command.terminatedAt = now
+            running[pid] = command
+            actions.append(.terminate(pid: pid, command.job, after: now - command.startedAt))
         }
         return actions
     }

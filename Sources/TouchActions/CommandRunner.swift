@@ -1,5 +1,9 @@
 import TouchPosix
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Carries out the pool's decisions with real processes: starts commands (posix_spawn, no shell of its own), sends
 /// the timeout's signals to their process groups, and logs each start, end, exit status, timeout and drop. Never
 /// waits for a command: children are reaped when SIGCHLD arrives (`reap`), timeouts fire from the loop's timer.
@@ -47,15 +51,36 @@ public final class CommandRunner {
 
     public var nextDeadline: Int64? { pool.nextDeadline }
 
-    /// Stopping: every running command's process group gets SIGTERM (waiting ones are forgotten).
+    /// Stopping: every running command's process group gets SIGTERM (waiting ones are forgotten); `finish` then
+    /// waits for them.
     public func terminateAll() {
-        for (pid, command) in pool.running.sorted(by: { $0.key < $1.key }) {
-            logger.info("\(command.job.label): stopping, so pid \(pid) gets SIGTERM")
-            Posix.signalGroup(pid, Signal.terminate)
+        perform(pool.stop(at: MonotonicClock.nowMicroseconds()), stopping: true)
+    }
+
+    /// After `terminateAll`, before this process exits: waits for the commands to end, and sends SIGKILL to the
+    /// groups of those still running `killAfterMs` after their SIGTERM. Outside systemd nothing else would end a
+    /// command that ignores SIGTERM (under systemd the unit's cgroup is killed anyway). A child that outlives even
+    /// SIGKILL for a second (stuck in the kernel) is logged and left.
+    public func finish() {
+        while !pool.running.isEmpty {
+            reap()
+            let now = MonotonicClock.nowMicroseconds()
+            perform(pool.advance(to: now))
+            guard !pool.running.isEmpty else { break }
+            let stuck = pool.running.values.allSatisfy { command in
+                command.killed && now >= (command.terminatedAt ?? now) + pool.killAfter + 1_000_000
+            }
+            if stuck {
+                let pids = pool.running.keys.sorted().map(String.init).joined(separator: ", ")
+                logger.error("pid(s) \(pids) still running a second after SIGKILL; leaving them")
+                return
+            }
+            // Children end at their own pace: a short sleep between looks (this process is exiting; no event waits).
+            usleep(10_000)
         }
     }
 
-    private func perform(_ actions: [CommandPool.Action]) {
+    private func perform(_ actions: [CommandPool.Action], stopping: Bool = false) {
         var work = actions
         while !work.isEmpty {
             let action = work.removeFirst()
@@ -81,6 +106,9 @@ public final class CommandRunner {
                         + more)
                 lastDropLogged = now
                 dropsHeldBack = 0
+            case .terminate(let pid, let job, let after) where stopping:
+                logger.info("\(job.label): stopping, so pid \(pid) gets SIGTERM (after \(after / 1000) ms)")
+                Posix.signalGroup(pid, Signal.terminate)
             case .terminate(let pid, let job, let after):
                 logger.warning("\(job.label): pid \(pid) still running after \(after / 1000) ms: SIGTERM")
                 Posix.signalGroup(pid, Signal.terminate)

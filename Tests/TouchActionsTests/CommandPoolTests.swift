@@ -71,4 +71,25 @@ struct CommandPoolTests {
         #expect(ended?.terminatedAt == 1_300_000)
         #expect(ended?.killed == true)
     }
+
+    @Test("stopping: the queue is forgotten, each running command gets SIGTERM once, SIGKILL after the grace")
+    func stopping() {
+        var pool = CommandPool(limits: Self.limits(running: 2, queued: 4, killAfterMs: 500))
+        _ = pool.submit(Self.job(0, timeoutMs: 300))
+        _ = pool.submit(Self.job(1, timeoutMs: 0))
+        #expect(pool.submit(Self.job(2)).isEmpty)  // queued
+        pool.started(Self.job(0, timeoutMs: 300), pid: 7, at: 1_000_000)
+        pool.started(Self.job(1, timeoutMs: 0), pid: 8, at: 1_000_000)
+        // Job 0 timed out already: its SIGTERM was at 1.3 s, and stopping does not send it a second time.
+        #expect(describe(pool.advance(to: 1_300_000)) == ["term 7 after 300"])
+        #expect(describe(pool.stop(at: 1_400_000)) == ["term 8 after 400"])
+        #expect(pool.queued.isEmpty)
+        #expect(pool.stop(at: 1_450_000).isEmpty)
+        // Job 8 ends: the queued job 2 does not start.
+        let (ended, next) = pool.exited(pid: 8)
+        #expect(ended?.terminatedAt == 1_400_000)
+        #expect(next.isEmpty)
+        #expect(pool.nextDeadline == 1_800_000)
+        #expect(describe(pool.advance(to: 1_800_000)) == ["kill 7 after 800"])
+    }
 }

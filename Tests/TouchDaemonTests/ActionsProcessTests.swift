@@ -198,6 +198,60 @@ final class ActionsProcessTests {
         #expect(lines(log).last?.hasSuffix("stopping (SIGTERM): 0 region(s) removed") == true)
     }
 
+    /// Outside systemd no cgroup ends what touchd-actions started: it waits for its commands when it stops and
+    /// kills the groups of those that ignore SIGTERM, once `killAfterMs` has passed.
+    @Test("SIGTERM: a running command that ignores SIGTERM is killed after killAfterMs, its group with it")
+    func stopKillsStubbornCommands() throws {
+        let daemon = try daemon()
+        defer { daemon.stop() }
+        let log = directory + "/actions.log"
+        let process = try actions(
+            """
+            {"regions": [\(Self.screenRegion)], "commands": {"timeoutMs": 0, "killAfterMs": 400},
+             "rules": [{"region": "screen", "gesture": "swipe", "shell": true,
+                        "run": "trap '' TERM; echo started >> '\(marker)'; sleep 30; sleep 30"}]}
+            """, socket: daemon.socket, log: log)
+        defer { if process.isRunning { process.terminate() } }
+        #expect(waitFor(seconds: 30) { !lines(marker).isEmpty })
+        let started = lines(log).compactMap { line -> Int32? in
+            guard let range = line.range(of: "started pid ") else { return nil }
+            return Int32(line[range.upperBound...].prefix { $0.isNumber })
+        }
+        #expect(started.count == 1, "\(lines(log))")
+        let leader = try #require(started.first)
+        #expect(Self.liveMembers(ofGroup: leader) >= 2)  // the shell and its sleep
+        // The command has the descriptors it was given (stdin /dev/null, stdout, stderr) and none of touchd-actions'
+        // others, whatever its parent left open (this test's own pipes among them).
+        let descriptors = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(leader)/fd")
+        #expect(descriptors.sorted() == ["0", "1", "2"])
+
+        let stop = Date()
+        kill(process.processIdentifier, SIGTERM)
+        #expect(waitForExit(process))
+        let took = Date().timeIntervalSince(stop)
+        #expect(process.terminationStatus == 0)
+        #expect(took >= 0.35 && took < 3, "the stop took \(took) s")
+        #expect(Self.liveMembers(ofGroup: leader) == 0, "the command's group outlived touchd-actions")
+        let logLines = lines(log)
+        #expect(logLines.contains { $0.contains("pid \(leader) gets SIGTERM") })
+        #expect(logLines.contains { $0.contains("pid \(leader) still running") && $0.hasSuffix(": SIGKILL") })
+        #expect(logLines.contains { $0.contains("pid \(leader) ended after") && $0.contains("signal 9") })
+    }
+
+    /// Processes of a process group that have not ended (zombies, reaped by no one here, are not counted).
+    static func liveMembers(ofGroup group: Int32) -> Int {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.filter { entry in
+            guard entry.allSatisfy(\.isNumber),
+                let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { return false }
+            // After "pid (comm) ": state, ppid, pgrp.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return fields.count > 2 && fields[0] != "Z" && Int32(fields[2]) == group
+        }.count
+    }
+
     @Test("when touchd restarts, touchd-actions connects again and adds its regions again")
     func reconnects() throws {
         let socket = directory + "/touchd.sock"

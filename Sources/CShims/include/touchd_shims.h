@@ -90,9 +90,9 @@ int touchd_inotify_watch_directory(int fd, const char *path);
 /// 0 when nothing is pending, -1 on error.
 int touchd_inotify_read_names(int fd, char *names, int capacity);
 
-/// posix_spawnp(file, argv, envp) for a command of touchd-actions: standard input from /dev/null, the signal
-/// mask emptied and the signals a signalfd user blocks or a Swift runtime ignores back at their defaults, and a
-/// process group of its own (so a timeout can signal everything the command started). Returns 0 and *pid, or an
+/// posix_spawnp(file, argv, envp) for a command of touchd-actions: standard input from /dev/null, every
+/// descriptor above 2 closed, the signal mask emptied and the signals a signalfd user blocks or a Swift runtime
+/// ignores back at their defaults, and a process group of its own (so a timeout can signal everything the command started). Returns 0 and *pid, or an
 /// errno value (posix_spawn does not set errno).
 int touchd_spawn(const char *file, char *const argv[], char *const envp[], int32_t *pid);
 
