@@ -5,7 +5,8 @@
 #   scripts/jitter-measure.sh --live    also libinput, on a real kernel (../shared/vm/vmrun.sh, qemu, --udev):
 #       each stream is played into a uinput device with evemu-play while evemu-record (what the kernel delivers,
 #       after its own fuzz filter) and `libinput debug-events` read it; touchd's rows are then computed on the
-#       kernel's stream, so all four columns see the same input. About a minute.
+#       kernel's stream, so all four columns see the same input. About a minute. Fails (exit 1) unless the default
+#       filter's jitter and lag on each live stream are at most libinput's (plus 0.05 device units).
 # TOUCHD: the touchd binary (default .build/release/touchd, built if missing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -35,7 +36,8 @@ measure() {  # LABEL FILE [LIBINPUT.txt]
         "$TOUCHD" replay "$file" "${DESC_ARGS[@]}" --filter "$filter" -q > "$WORK/$label.$filter.ndjson"
     done
     local extra=()
-    [ -n "$libinput" ] && extra=(--libinput "$libinput")
+    # Live, the default filter must not be worse than libinput on the same stream (jitter_measure.py says which).
+    [ -n "$libinput" ] && extra=(--libinput "$libinput" --require-parity fuzz)
     python3 scripts/jitter_measure.py --label "$label" --diagonal "$diagonal" "none=$WORK/$label.off.ndjson" \
         "fuzz=$WORK/$label.fuzz.ndjson" "one-euro=$WORK/$label.one-euro.ndjson" "${extra[@]}"
 }
@@ -84,9 +86,17 @@ echo
 echo "on a real kernel (the kernel's stream as evemu-record read it, and libinput debug-events on the same device)"
 # libinput's udev rule zeroed the kernel's fuzz, so evemu-record wrote fuzz 0: touchd reads the stream with the
 # description the device declares (its events only, with --desc), as the daemon does from LIBINPUT_FUZZ_*.
+streams=0
+failed=()
 while read -r word label _; do
     [ "$word" = stream ] || continue
     desc=$(grep "^$label|" "$WORK/live/streams.txt" | cut -d'|' -f2)
     grep '^E:' "$WORK/vm/files/$label-kernel.evemu" > "$WORK/$label-kernel.events"
-    DESC="$WORK/live/$desc" measure "$label" "$WORK/$label-kernel.events" "$WORK/vm/files/$label-libinput.txt"
+    DESC="$WORK/live/$desc" measure "$label" "$WORK/$label-kernel.events" "$WORK/vm/files/$label-libinput.txt" \
+        || failed+=("$label")
+    streams=$((streams + 1))
 done < "$WORK/vm/stdout"
+# Each of the four streams must have come back from the guest, and each met parity.
+[ "$streams" -eq 4 ] || { echo "jitter-measure: $streams of 4 live streams measured" >&2; exit 1; }
+[ ${#failed[@]} -eq 0 ] || { echo "jitter-measure: the default filter is worse than libinput on: ${failed[*]}" >&2; exit 1; }
+echo "jitter-measure: on all 4 live streams the default filter's jitter and lag are within 0.05 units of libinput's or below"

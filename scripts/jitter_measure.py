@@ -16,8 +16,13 @@ for the same stream on a real kernel. For each output it prints:
             second over the last FAST_WINDOW_MS);
   moves/s   move events per second of the recording (first to last finger event).
 
+With `--require-parity MODE` (and `--libinput`), the exit status is 1 unless MODE's jitter and lag are each at
+most libinput's plus TOLERANCE device units (issue 14: less jitter than libinput at equal or smaller lag), where
+both have samples: a regression of the default filter fails the run that measures it.
+
 Standard library only. Usage:
   jitter_measure.py --label NAME --diagonal D OFF.ndjson [MODE=FILE.ndjson ...] [--libinput FILE.txt]
+                    [--require-parity MODE]
 """
 import json
 import math
@@ -28,6 +33,8 @@ STILL_MS = 200
 STILL_FRACTION = 0.005  # of the diagonal: a still finger stays within 0.5 % of it
 FAST_FRACTION = 0.5  # of the diagonal per second
 FAST_WINDOW_MS = 50
+# Device units: the live runs repeat to about a hundredth; a filter that gives up on a case moves by whole units.
+TOLERANCE = 0.05
 
 
 def read_ndjson(path):
@@ -186,6 +193,7 @@ def main(argv):
     diagonal = None
     outputs = []
     libinput = None
+    parity = None
     i = 0
     while i < len(argv):
         if argv[i] == "--label":
@@ -197,11 +205,14 @@ def main(argv):
         elif argv[i] == "--libinput":
             libinput = argv[i + 1]
             i += 2
+        elif argv[i] == "--require-parity":
+            parity = argv[i + 1]
+            i += 2
         else:
             name, _, path = argv[i].rpartition("=")
             outputs.append((name or "none", path))
             i += 1
-    if not outputs or diagonal is None:
+    if not outputs or diagonal is None or (parity and not libinput):
         print(__doc__, file=sys.stderr)
         return 2
     reference, ref_moves, (first, last) = read_ndjson(outputs[0][1])
@@ -216,7 +227,26 @@ def main(argv):
     for name, (jitter, jitter_n, wiggle, lag, lag_n), moves in rows:
         print(f"{label:<10} {name:<9} jitter {jitter:6.2f} wiggle {wiggle:7.1f}/s ({jitter_n:4d} still frames)  "
               f"lag {lag:6.2f} ({lag_n:4d} fast frames)  moves/s {moves / seconds:6.1f}")
+    if parity:
+        return parity_status(label, parity, rows)
     return 0
+
+
+def parity_status(label, mode, rows):
+    """0 when `mode`'s jitter and lag are within TOLERANCE of libinput's or below (a figure without samples on
+    either side is not compared); otherwise 1, saying which."""
+    figures = {name: (jitter, lag) for name, (jitter, _, _, lag, _), _ in rows}
+    if mode not in figures:
+        print(f"{label}: no row {mode!r} to compare with libinput", file=sys.stderr)
+        return 1
+    failures = []
+    for index, what in ((0, "jitter"), (1, "lag")):
+        ours, theirs = figures[mode][index], figures["libinput"][index]
+        if not math.isnan(ours) and not math.isnan(theirs) and ours > theirs + TOLERANCE:
+            failures.append(f"{what} {ours:.2f} > libinput's {theirs:.2f}")
+    for failure in failures:
+        print(f"FAIL {label}: {mode} {failure} (tolerance {TOLERANCE})", file=sys.stderr)
+    return 1 if failures else 0
 
 
 if __name__ == "__main__":
