@@ -1,6 +1,7 @@
 import Testing
 import TouchCore
 import TouchGestures
+import TouchJSON
 import TouchScene
 
 @Suite("Scene loading and validation")
@@ -123,5 +124,33 @@ struct SceneLoaderTests {
         let error = try #require(throws: SceneError.self) { try SceneLoader.parse(json, file: "latin1.json") }
         #expect(error.file == "latin1.json" && error.line == 2)
         #expect(error.message.hasPrefix("JSON syntax: a string that is not valid UTF-8"))
+    }
+
+    /// A scene of `count` regions, one a line (line 1 holds the size), every 100th with one child: children count.
+    static func sceneText(regions count: Int) -> String {
+        let lines = (0..<count / 100).map { group in
+            let children = #"{"id": "c\#(group)", "frame": [0, 0, 1, 1]}"#
+            let plain = (1..<99).map { #"{"id": "r\#(group)-\#($0)", "frame": [\#($0), 0, 1, 1]}"# }
+            return ([#"{"id": "p\#(group)", "frame": [0, 0, 5, 5], "children": [\#(children)]}"#] + plain)
+                .joined(separator: ",\n")
+        }
+        return #"{"size": [100, 100], "regions": [\#n"# + lines.joined(separator: ",\n") + "]}"
+    }
+
+    @Test("a scene holds at most 10,000 regions, children counted; the one past the limit is named, file and line")
+    func regionLimit() throws {
+        #expect(SceneLoader.maximumRegions == 10_000)
+        let full = try SceneLoader.parse(Self.sceneText(regions: 10_000), file: "full.json")
+        #expect(full.regions.count == 9_900)  // and 100 children
+        // One more at the end: line 1 is the size, then 9,900 lines of regions (a child shares its parent's line).
+        let over = Self.sceneText(regions: 10_000).dropLast(2) + #",\#n{"id": "last", "frame": [0, 0, 1, 1]}]}"#
+        let error = try #require(throws: SceneError.self) { try SceneLoader.parse(String(over), file: "over.json") }
+        #expect(error.file == "over.json" && error.line == 9_902)
+        #expect(error.path == "regions[9900]")
+        #expect(error.message == "one region more than touchd's limit of 10000 in a scene")
+        // add-region on the full scene is refused the same way, and the scene is as it was.
+        let region = try JSONParser.parse(Array(#"{"id": "extra", "frame": [0, 0, 1, 1]}"#.utf8))
+        #expect(throws: SceneEditor.EditError.self) { try SceneEditor.addRegion(region, parent: "p0", to: full) }
+        #expect(full.regions.count == 9_900)
     }
 }
