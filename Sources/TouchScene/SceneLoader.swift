@@ -7,7 +7,7 @@ import TouchJSON
 public enum SceneLoader {
     public static let supportedVersion = 1
     /// Regions in a scene, children included. Each edit (add-region, update-region, remove-region) rebuilds the whole
-    /// scene on the event loop, about 15 µs a region (10 ms an edit at 1,000 regions, 150 ms at 10,000): the bound
+    /// scene on the event loop (measured: 0.7 ms at 100 regions, 6 ms at 1,000, over 100 ms at 10,000): the bound
     /// keeps a permitted client's edits from stalling the touches longer than that.
     public static let maximumRegions = 10_000
 
