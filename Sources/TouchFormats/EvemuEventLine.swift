@@ -120,64 +120,114 @@ enum EvemuEventLine {
     }
 
     /// evemu-record's own layout, `E: <seconds>.<6 digits> <4 hex> <4 hex> <value>` with single spaces (nearly
-    /// every line of every evemu file): its fixed widths are read at fixed offsets, without the cursor's loops.
-    /// It yields the cursor's event for every line it takes, and nil for any other line, which the cursor reads.
+    /// every line of every evemu file): its fixed widths are read at fixed offsets, and its decimal fields eight
+    /// bytes at a time, without the cursor's loops. It yields the cursor's event for every line it takes, and nil
+    /// for any other line, which the cursor reads.
     private enum RecordLayout {
         @inline(__always)
         static func parse(_ base: UnsafePointer<UInt8>, count: Int, holdsNoNul: Bool) -> InputEvent? {
-            guard base[2] == ASCII.space else { return nil }
-            var position = 3
-            var seconds: Int64 = 0
-            while position < count, case let digit = base[position] &- ASCII.zero, digit < 10 {
-                seconds = seconds &* 10 &+ Int64(digit)
-                position += 1
+            // The shortest line of the layout, `E: 0.000000 0000 0000 0`, has 23 bytes: the seconds' word (bytes 3
+            // to 10) is the line's.
+            guard count >= 23, base[2] == ASCII.space else { return nil }
+            let end = base + count
+            var seconds: Int64
+            var field: UnsafePointer<UInt8>
+            let secondsWord = DigitWord(base + 3)
+            if secondsWord.digitCount < 8 {
+                guard secondsWord.digitCount > 0 else { return nil }
+                seconds = secondsWord.value
+                field = base + 3 + secondsWord.digitCount
+            } else {
+                // Eight digits or more (absolute times): up to 18 cannot overflow; longer (leading zeros) is the
+                // cursor's.
+                seconds = 0
+                field = base + 3
+                while field < end, case let digit = field[0] &- ASCII.zero, digit < 10 {
+                    seconds = seconds &* 10 &+ Int64(digit)
+                    field += 1
+                }
+                guard field - (base + 3) <= 18 else { return nil }
             }
-            // 18 digits cannot overflow; longer (leading zeros) is the cursor's.
-            let secondDigits = position - 3
-            // The rest is at least `.uuuuuu tttt cccc v`: 18 bytes.
-            guard secondDigits > 0, secondDigits <= 18, count - position >= 18, base[position] == ASCII.dot,
-                base[position + 7] == ASCII.space, base[position + 12] == ASCII.space,
-                base[position + 17] == ASCII.space
+            // The rest is at least `.uuuuuu tttt cccc v`: 18 bytes and a digit.
+            guard end - field >= 18, let micros = dotFraction(field), field[12] == ASCII.space,
+                field[17] == ASCII.space, let type = hex4(field + 8), let code = hex4(field + 13)
             else { return nil }
-            guard let micros = sixDigits(base + position + 1) else { return nil }
-            guard let type = hex4(base + position + 8), let code = hex4(base + position + 13) else { return nil }
-            position += 18
-            let negative = position < count && base[position] == ASCII.minus
-            if negative { position += 1 }
-            let valueStart = position
+            field += 18
+            let negative = field < end && field[0] == ASCII.minus
+            if negative { field += 1 }
             var magnitude: Int64 = 0
-            while position < count, case let digit = base[position] &- ASCII.zero, digit < 10 {
-                guard position - valueStart < 10 else { return nil }
-                magnitude = magnitude &* 10 &+ Int64(digit)
-                position += 1
+            if end - field >= 8, case let valueWord = DigitWord(field), valueWord.digitCount < 8 {
+                // Seven digits at most: an Int32 either way.
+                guard valueWord.digitCount > 0 else { return nil }
+                magnitude = valueWord.value
+                field += valueWord.digitCount
+            } else {
+                let valueStart = field
+                while field < end, case let digit = field[0] &- ASCII.zero, digit < 10 {
+                    guard field - valueStart < 10 else { return nil }
+                    magnitude = magnitude &* 10 &+ Int64(digit)
+                    field += 1
+                }
+                guard field > valueStart else { return nil }
             }
-            guard position > valueStart, let value = Int32(exactly: negative ? -magnitude : magnitude),
-                endOrComment(base, from: position, count: count, holdsNoNul: holdsNoNul),
-                isKnown(type: type, code: code),
+            guard let value = Int32(exactly: negative ? -magnitude : magnitude),
+                endOrComment(field, end: end, holdsNoNul: holdsNoNul), isKnown(type: type, code: code),
                 let time = EventTime.checked(seconds: seconds, microseconds: micros)
             else { return nil }
             return InputEvent(time: time, type: type, code: code, value: value)
         }
 
-        /// Exactly six decimal digits, read as one 64-bit word (the layout has at least 18 bytes from the dot on,
-        /// so the 8 bytes loaded from here are the line's).
+        /// `.uuuuuu ` (a dot, exactly six decimal digits, a space) read as one 64-bit word, and the digits' value.
+        /// The caller knows the eight bytes are the line's.
         @inline(__always)
-        private static func sixDigits(_ digits: UnsafePointer<UInt8>) -> Int64? {
-            let sixBytes: UInt64 = 0xffff_ffff_ffff
-            // Little-endian: the first digit is the lowest byte.
-            let word = UInt64(littleEndian: UnsafeRawPointer(digits).loadUnaligned(as: UInt64.self)) & sixBytes
-            // A digit is 0x30...0x39: its high nibble is 3, and stays 3 with 6 added (no carry leaves a byte).
-            let threes: UInt64 = 0x3030_3030_3030
-            let highNibbles: UInt64 = 0xf0f0_f0f0_f0f0
-            guard word & highNibbles == threes, (word &+ 0x0606_0606_0606) & highNibbles == threes else { return nil }
-            // Two leading zero digits make eight; pairs, then fours, then the eight digits' value.
-            var value = (word &- threes) << 16
-            value = value &* 10 &+ (value >> 8)
-            let pairs: UInt64 = 0x0000_00ff_0000_00ff
-            value =
-                ((value & pairs) &* (100 &+ (1_000_000 << 32)) &+ ((value >> 16) & pairs) &* (1 &+ (10_000 << 32)))
-                >> 32
-            return Int64(value)
+        private static func dotFraction(_ bytes: UnsafePointer<UInt8>) -> Int64? {
+            // Little-endian: the dot is the lowest byte. XOR leaves 0 for the dot and the space, and maps exactly
+            // 0x30...0x39 to 0...9.
+            let expected: UInt64 = 0x2030_3030_3030_302e
+            let values = UInt64(littleEndian: UnsafeRawPointer(bytes).loadUnaligned(as: UInt64.self)) ^ expected
+            guard values & 0xff00_0000_0000_00ff == 0, DigitWord.notDigits(values) == 0 else { return nil }
+            // The dot's zero byte made the lowest: two leading zero digits and the six.
+            return DigitWord.eightDigits(values &<< 8)
+        }
+
+        /// The decimal digits at the start of eight bytes: how many (8 when all are) and, for fewer, their value.
+        /// The caller knows the eight bytes are the line's.
+        private struct DigitWord {
+            let digitCount: Int
+            /// The eight bytes less `0` each: a digit byte is its value 0...9, any other byte 10 or more.
+            private let values: UInt64
+
+            @inline(__always)
+            init(_ bytes: UnsafePointer<UInt8>) {
+                // Little-endian: the first byte is the lowest. XOR maps exactly 0x30...0x39 to 0...9.
+                values = UInt64(littleEndian: UnsafeRawPointer(bytes).loadUnaligned(as: UInt64.self)) ^ Self.zeros
+                digitCount = Self.notDigits(values).trailingZeroBitCount >> 3
+            }
+
+            /// The digits' value, when there are fewer than eight: shifted to the word's top, zeros before them,
+            /// they read as an eight-digit number.
+            @inline(__always)
+            var value: Int64 { Self.eightDigits(values &<< UInt64(64 - 8 * digitCount)) }
+
+            /// The top bit of each byte of `values` that is 10 or more: seven low bits plus 0x76 reach 0x80 from 10
+            /// on and never carry out of the byte; a byte that had its top bit is 10 or more too.
+            @inline(__always)
+            static func notDigits(_ values: UInt64) -> UInt64 {
+                let high: UInt64 = 0x8080_8080_8080_8080
+                return (((values & ~high) &+ 0x7676_7676_7676_7676) | values) & high
+            }
+
+            /// Eight bytes of 0...9 each, the most significant the lowest, as one number: pairs, then fours, then
+            /// all eight.
+            @inline(__always)
+            static func eightDigits(_ digits: UInt64) -> Int64 {
+                var word = (digits &* (1 &+ (10 << 8))) >> 8
+                word = ((word & 0x00ff_00ff_00ff_00ff) &* (1 &+ (100 << 16))) >> 16
+                word = ((word & 0x0000_ffff_0000_ffff) &* (1 &+ (10_000 << 32))) >> 32
+                return Int64(word)
+            }
+
+            private static let zeros: UInt64 = 0x3030_3030_3030_3030
         }
 
         /// `EventCodeLimits.isKnown`, with the types of nearly every event line answered here without a call:
@@ -218,18 +268,20 @@ enum EvemuEventLine {
         }
 
         /// The line ends here, or blanks follow and then the end or a `#` comment without a NUL (as the cursor's
-        /// `atEndOrComment`).
+        /// `atEndOrComment`). evemu-record's comment follows one tab: that is looked at first.
         @inline(__always)
         private static func endOrComment(
-            _ base: UnsafePointer<UInt8>, from start: Int, count: Int, holdsNoNul: Bool
+            _ start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>, holdsNoNul: Bool
         ) -> Bool {
-            var position = start
-            while position < count && ASCII.isSpace(base[position]) { position += 1 }
-            if position == count { return true }
-            guard position > start, base[position] == ASCII.hash else { return false }
+            guard start < end else { return true }
+            guard ASCII.isSpace(start[0]) else { return false }
+            var position = start + 1
+            while position < end && ASCII.isSpace(position[0]) { position += 1 }
+            if position == end { return true }
+            guard position[0] == ASCII.hash else { return false }
+            let rest = end - position
             return holdsNoNul
-                || ByteSearch.first(0, in: UnsafeBufferPointer(start: base, count: count), from: position, to: count)
-                    == count
+                || ByteSearch.first(0, in: UnsafeBufferPointer(start: position, count: rest), from: 0, to: rest) == rest
         }
     }
 }

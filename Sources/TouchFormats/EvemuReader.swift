@@ -27,14 +27,31 @@ public enum EvemuReader {
         state.textHoldsNoNul = bytes.withUnsafeBufferPointer {
             ByteSearch.first(0, in: $0, from: 0, to: $0.count) == $0.count
         }
+        let holdsNoNul = state.textHoldsNoNul
         var skipped: [RecordingError] = []
-        try forEachLine(in: bytes) { (line, number) throws(RecordingError) in
-            do throws(RecordingError) {
-                try state.parseLine(line, number: number)
-            } catch {
-                guard options.skipBadLines else { throw error }
-                skipped.append(error)
+        // Lines split as `forEachLine` splits them; a plain event line is read from its bytes where it is (no
+        // slice, no call per line), any other by `parseLine`.
+        let count = bytes.count
+        var start = 0
+        var number = 1
+        while start < count {
+            let (end, lineEnd, fast) = bytes.withUnsafeBufferPointer { buffer in
+                let end = ByteSearch.first(ASCII.newline, in: buffer, from: start, to: count)
+                var lineEnd = end
+                if lineEnd > start && buffer[lineEnd - 1] == ASCII.carriageReturn { lineEnd -= 1 }
+                let line = UnsafeBufferPointer(rebasing: buffer[start..<lineEnd])
+                return (end, lineEnd, state.parseFastEvent(line, holdsNoNul: holdsNoNul))
             }
+            if !fast {
+                do throws(RecordingError) {
+                    try state.parseLine(bytes[start..<lineEnd], number: number)
+                } catch {
+                    guard options.skipBadLines else { throw error }
+                    skipped.append(error)
+                }
+            }
+            number += 1
+            start = end + 1
         }
         return ParsedRecording(
             description: state.parsedDescription, events: state.events,

@@ -29,6 +29,12 @@ public struct EventStatistics: Sendable {
 
     public init() {}
 
+    /// Notes a run of events (a streaming pass's batch) in one call, the single-event note inlined in the loop.
+    public mutating func note(_ events: ArraySlice<InputEvent>) {
+        for event in events { note(event) }
+    }
+
+    @inline(__always)
     public mutating func note(_ event: InputEvent) {
         if event.type == EventType.abs && event.code < Self.tableAxes {
             let code = Int(event.code)

@@ -59,7 +59,7 @@ public final class RecordingStream {
             batch: { events in
                 if firstEventTime == nil { firstEventTime = events.first?.time }
                 eventCount += events.count
-                for event in events { statistics.note(event) }
+                statistics.note(events)
             },
             skip: { error in
                 if firstSkipped == nil { firstSkipped = error }

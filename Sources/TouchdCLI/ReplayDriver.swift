@@ -106,7 +106,7 @@ public struct ReplayDriver {
         // replay waits. A frame cut by the end of a batch waits in `partial` for the rest.
         func feed(_ frame: ArraySlice<InputEvent>, complete: Bool) {
             if complete, let pacer, let last = frame.last { pacer(last.time - sink.start) }
-            for event in frame { summary.note(event) }
+            summary.note(frame)
             engine.process(frame, from: device)
             if sink.pending > 60 * 1024 || (pacer != nil && sink.pending > 0) { sink.take(write) }
         }

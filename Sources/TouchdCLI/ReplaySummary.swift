@@ -22,7 +22,14 @@ public struct ReplaySummary: Equatable, Sendable {
     public var diagnostics = DecoderDiagnostics()
     /// The jitter filter in force, with its margins ("fuzz, margins 15.5 x 15.5 device units").
     public var filter = ""
-    public var phaseCounts: [TouchPhase: Int] = [:]
+    /// Finger events by phase; phases never seen are absent.
+    public var phaseCounts: [TouchPhase: Int] {
+        var counts: [TouchPhase: Int] = [:]
+        for phase in TouchPhase.allCases where phaseTally[phase] > 0 { counts[phase] = phaseTally[phase] }
+        return counts
+    }
+    /// Counted in four fields, not the dictionary: a finger event then costs no hashing.
+    private var phaseTally = PhaseTally()
     /// With a scene: downs per region id ("" for fingers that hit nothing).
     public var downsByRegion: [String: Int] = [:]
     /// With a scene: completed gestures ("region/name" → count of `ended`).
@@ -43,17 +50,23 @@ public struct ReplaySummary: Equatable, Sendable {
         }
     }
 
-    mutating func note(_ event: InputEvent) {
-        events += 1
-        if event.isSynReport { frames += 1 }
-        if firstTime == nil { firstTime = event.time }
-        if lastTime.map({ event.time > $0 }) ?? true { lastTime = event.time }
+    /// Notes a frame's input events (or any run of them): one optional test for the run, not one per event.
+    mutating func note(_ frame: ArraySlice<InputEvent>) {
+        guard let first = frame.first else { return }
+        events += frame.count
+        if firstTime == nil { firstTime = first.time }
+        var latest = lastTime ?? first.time
+        for event in frame {
+            if event.isSynReport { frames += 1 }
+            if event.time > latest { latest = event.time }
+        }
+        lastTime = latest
     }
 
     mutating func note(_ output: PipelineOutput, live: Int) {
         switch output {
         case .finger(let mapped):
-            phaseCounts[mapped.event.phase, default: 0] += 1
+            phaseTally[mapped.event.phase] += 1
             if mapped.event.phase == .down { fingers += 1 }
             maxSimultaneous = max(maxSimultaneous, live)
         case .frameEnd:
@@ -151,5 +164,32 @@ enum TextFormatterBridge {
         let fraction = String(magnitude % 1000)
         return (millis < 0 ? "-" : "") + String(magnitude / 1000) + "."
             + String(repeating: "0", count: 3 - fraction.count) + fraction
+    }
+}
+
+/// A count for each `TouchPhase`.
+private struct PhaseTally: Equatable, Sendable {
+    private var down = 0
+    private var move = 0
+    private var up = 0
+    private var cancel = 0
+
+    subscript(phase: TouchPhase) -> Int {
+        get {
+            switch phase {
+            case .down: down
+            case .move: move
+            case .up: up
+            case .cancel: cancel
+            }
+        }
+        set {
+            switch phase {
+            case .down: down = newValue
+            case .move: move = newValue
+            case .up: up = newValue
+            case .cancel: cancel = newValue
+            }
+        }
     }
 }

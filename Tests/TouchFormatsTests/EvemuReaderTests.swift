@@ -169,6 +169,61 @@ struct EvemuReaderTests {
         }
     }
 
+    @Test(
+        "the layout's seconds and values (read eight bytes at a time) read as the general path reads them, whatever follows"
+    )
+    func layoutWordsAgreeWithOtherSpacing() throws {
+        func outcome(_ line: [UInt8]) -> Result<[InputEvent], RecordingError> {
+            Result { () throws(RecordingError) in try EvemuReader.parse(line, file: "f").events }
+        }
+        func summary(_ result: Result<[InputEvent], RecordingError>) -> String {
+            switch result {
+            case .success(let events): "\(events)"
+            case .failure(let error): "\(error.kind) \(error.field ?? "-")"
+            }
+        }
+        // Seconds of 1 to 20 digits (8 and more are read a digit at a time; 19 overflow), leading zeros, a stray
+        // byte in place of a digit.
+        var secondsTexts: [String] = []
+        for length in 1...20 {
+            secondsTexts.append(String(String(repeating: "9876543210", count: 2).prefix(length)))
+            secondsTexts.append(String(repeating: "0", count: length - 1) + "7")
+        }
+        secondsTexts += ["", "1a", "12 3", "-1", "+1", "1\u{7f}", "12345678\u{b9}", "0x1"]
+        // Each line with and without a comment, so that the value's eight bytes reach past the line's end or not.
+        let tails = ["", "\t# EV_ABS / ABS_MT_POSITION_X 1152", " ", "\r"]
+        for seconds in secondsTexts {
+            for tail in tails {
+                let rest = Array("\(seconds).345678 0003 0035 1152\(tail)\n".utf8)
+                let layout = outcome(Array("E: ".utf8) + rest)
+                #expect(summary(layout) == summary(outcome(Array("E:  ".utf8) + rest)), "seconds \(seconds)")
+                if case .success(let events) = layout, let whole = Int64(seconds) {
+                    #expect(events.first?.time == EventTime(microseconds: whole * 1_000_000 + 345_678))
+                }
+            }
+        }
+        // Values of 1 to 12 digits, with a sign, leading zeros, a stray byte after some digits.
+        var values: [String] = []
+        for length in 1...12 {
+            let digits = String(String(repeating: "2147483648", count: 2).prefix(length))
+            values += [digits, "-" + digits, String(repeating: "0", count: length - 1) + "5"]
+        }
+        values += [
+            "-", "--1", "-0", "1-", "12\u{7f}", "1234567\u{b9}", "12345678\u{b9}", "0x10", "1.5", "214748364",
+            "-214748364",
+        ]
+        for value in values {
+            for tail in tails {
+                let rest = Array("12.345678 0003 0035 \(value)\(tail)\n".utf8)
+                let layout = outcome(Array("E: ".utf8) + rest)
+                #expect(summary(layout) == summary(outcome(Array("E:  ".utf8) + rest)), "value \(value)")
+                if case .success(let events) = layout {
+                    #expect(events.first?.value == Int32(value), "value \(value)")
+                }
+            }
+        }
+    }
+
     @Test("a negative sec.usec is a bad time, \"-0.5\" too (it was read as +0.5)")
     func negativeFractionalTime() throws {
         for time in ["-0.500000", "-1.000001"] {

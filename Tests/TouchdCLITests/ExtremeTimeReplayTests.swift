@@ -110,6 +110,28 @@ struct ExtremeTimeReplayTests {
         #expect(report.contains("  quirks: times that went backwards (clamped): 2"))
     }
 
+    @Test("the latest time in the middle of a frame ends the duration; a last frame without a report counts its events")
+    func latestInsideAFrame() throws {
+        let text =
+            Self.header + """
+                E: 1.000000 0003 002f 0
+                E: 1.000000 0003 0039 1
+                E: 1.000000 0003 0035 100
+                E: 1.020000 0003 0036 100
+                E: 1.005000 0000 0000 0
+                E: 1.010000 0003 0035 130
+                E: 1.010000 0000 0000 0
+                E: 1.015000 0003 0039 -1
+
+                """
+        let summary = try replay(try evemu(text)).1
+        #expect(summary.events == 8)
+        #expect(summary.frames == 2)
+        #expect(summary.firstTime == EventTime(microseconds: 1_000_000))
+        #expect(summary.lastTime == EventTime(microseconds: 1_020_000))
+        #expect(summary.duration == EventTime.Duration(microseconds: 20_000))
+    }
+
     @Test("the last event 5 ms before the first: the duration is 0.010 s, not \"0.0-5\"")
     func fiveMillisecondsBack() throws {
         let recording = try evemu(Self.backwards(liftTime: "0.995000"))
