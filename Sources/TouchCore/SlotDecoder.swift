@@ -88,7 +88,7 @@ struct SlotDecoder {
     /// - Returns: whether anything was emitted.
     mutating func flush(
         at time: EventTime, endPhase: TouchPhase, nextFinger: inout UInt32,
-        diagnostics: inout DecoderDiagnostics, into output: inout [DecoderOutput]
+        diagnostics: inout DecoderDiagnostics, into output: inout some DecoderOutputSink
     ) -> Bool {
         var emitted = false
         for index in slots.indices where slots[index].changed {
@@ -98,28 +98,24 @@ struct SlotDecoder {
                 if slot.trackingID != touch.trackingID || slot.restarted {
                     // A lift carries the slot's final values; a replaced or resynced touch its last reported ones.
                     let contact = slot.trackingID < 0 && endPhase == .up ? slot.contact : touch.contact
-                    output.append(
-                        .finger(
-                            FingerEvent(
-                                phase: endPhase, finger: touch.finger, slot: slotNumber, time: time, contact: contact)))
+                    output.finger(
+                        FingerEvent(
+                            phase: endPhase, finger: touch.finger, slot: slotNumber, time: time, contact: contact))
                     reported[index] = nil
                     emitted = true
                 } else if slot.contact.isPalm {
-                    output.append(
-                        .finger(
-                            FingerEvent(
-                                phase: .cancel, finger: touch.finger, slot: slotNumber, time: time,
-                                contact: slot.contact)))
+                    output.finger(
+                        FingerEvent(
+                            phase: .cancel, finger: touch.finger, slot: slotNumber, time: time,
+                            contact: slot.contact))
                     reported[index] = nil
                     ignoredTrackingID[index] = slot.trackingID
                     diagnostics.palmCancels += 1
                     emitted = true
                 } else if slot.contact != touch.contact {
-                    output.append(
-                        .finger(
-                            FingerEvent(
-                                phase: .move, finger: touch.finger, slot: slotNumber, time: time, contact: slot.contact)
-                        ))
+                    output.finger(
+                        FingerEvent(
+                            phase: .move, finger: touch.finger, slot: slotNumber, time: time, contact: slot.contact))
                     reported[index]!.contact = slot.contact
                     emitted = true
                 }
@@ -139,10 +135,9 @@ struct SlotDecoder {
                 } else {
                     let finger = FingerID(nextFinger)
                     nextFinger &+= 1
-                    output.append(
-                        .finger(
-                            FingerEvent(
-                                phase: .down, finger: finger, slot: slotNumber, time: time, contact: slot.contact)))
+                    output.finger(
+                        FingerEvent(
+                            phase: .down, finger: finger, slot: slotNumber, time: time, contact: slot.contact))
                     reported[index] = Reported(finger: finger, trackingID: slot.trackingID, contact: slot.contact)
                     ignoredTrackingID[index] = -1
                     emitted = true
@@ -159,7 +154,7 @@ struct SlotDecoder {
     /// tracking id vanished or changed end in `cancel`, since their real end was lost.
     mutating func resync(
         to snapshot: DeviceSnapshot, at time: EventTime, nextFinger: inout UInt32,
-        diagnostics: inout DecoderDiagnostics, into output: inout [DecoderOutput]
+        diagnostics: inout DecoderDiagnostics, into output: inout some DecoderOutputSink
     ) -> Bool {
         for index in slots.indices {
             let state = index < snapshot.slots.count ? snapshot.slots[index] : SlotSnapshot()
@@ -174,15 +169,14 @@ struct SlotDecoder {
 
     /// Cancels every reported touch and forgets all tracking ids, so that nothing stays stuck and no later axis
     /// update can revive a touch. Used when the device goes away, and after a drop with no snapshot.
-    mutating func cancelAll(at time: EventTime, into output: inout [DecoderOutput]) -> Bool {
+    mutating func cancelAll(at time: EventTime, into output: inout some DecoderOutputSink) -> Bool {
         var emitted = false
         for index in slots.indices {
             if let touch = reported[index] {
-                output.append(
-                    .finger(
-                        FingerEvent(
-                            phase: .cancel, finger: touch.finger, slot: Int32(index), time: time, contact: touch.contact
-                        )))
+                output.finger(
+                    FingerEvent(
+                        phase: .cancel, finger: touch.finger, slot: Int32(index), time: time, contact: touch.contact
+                    ))
                 emitted = true
             }
             reported[index] = nil
