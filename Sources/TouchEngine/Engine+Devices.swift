@@ -74,7 +74,7 @@ extension Engine {
             log(.warning, "\(spec.node): \(error)")
             return nil
         }
-        devices[index] = device
+        setDevice(device, at: index)
         reportStatus()
         notify(ServerMessages.deviceAdded(device.summary), kind: .device, device: name)
         return DeviceHandle(index)
@@ -100,7 +100,7 @@ extension Engine {
     /// clients. A gesture timer due by an event's time fires before that event, so the order of the output
     /// depends on the events' times alone, never on when the batch arrived.
     public func process<Events: BidirectionalCollection<InputEvent>>(_ events: Events, from id: DeviceHandle) {
-        guard let device = devices[id.index] else { return }
+        guard let device = device(at: id.index) else { return }
         for event in events {
             if settings.dispatches, let deadline = dispatcher.nextDeadline, deadline <= event.time {
                 dispatcher.advance(to: event.time, into: &dispatchBuffer)
@@ -141,7 +141,7 @@ extension Engine {
         guard let device = devices[id.index] else { return }
         now = max(now, time)
         cancelTouches(of: id, at: time)
-        devices[id.index] = nil
+        setDevice(nil, at: id.index)
         log(.notice, "\(device.node): \(reason); its touches were cancelled")
         reportStatus()
         notify(ServerMessages.deviceRemoved(key: device.tag.name), kind: .device, device: device.tag.name)
