@@ -12,3 +12,16 @@ extension Array: DecoderOutputSink where Element == DecoderOutput {
     public mutating func finger(_ event: FingerEvent) { append(.finger(event)) }
     public mutating func frameEnd(_ time: EventTime) { append(.frameEnd(time)) }
 }
+
+/// Where a pipeline puts its mapped finger events and frame ends as the decoder finds them: an array (the public
+/// `[PipelineOutput]` API), or a consumer such as the engine's dispatcher, which then takes each one with no array
+/// between them. The calls arrive in the order an array would hold them.
+public protocol PipelineOutputSink {
+    mutating func finger(_ mapped: MappedFingerEvent)
+    mutating func frameEnd(_ time: EventTime)
+}
+
+extension Array: PipelineOutputSink where Element == PipelineOutput {
+    public mutating func finger(_ mapped: MappedFingerEvent) { append(.finger(mapped)) }
+    public mutating func frameEnd(_ time: EventTime) { append(.frameEnd(time)) }
+}

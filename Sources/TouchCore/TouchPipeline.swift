@@ -59,72 +59,45 @@ public struct TouchPipeline {
     }
 
     public mutating func process(_ event: InputEvent, into output: inout [PipelineOutput]) {
-        swap(&stage.output, &output)
-        decoder.process(event, into: &stage)
-        swap(&stage.output, &output)
+        Self.run(&decoder, through: &stage, into: &output) { $0.process(event, into: &$1) }
     }
 
-    public mutating func resync(to snapshot: DeviceSnapshot, at time: EventTime, into output: inout [PipelineOutput]) {
-        swap(&stage.output, &output)
-        decoder.resync(to: snapshot, at: time, into: &stage)
-        swap(&stage.output, &output)
+    public mutating func resync(
+        to snapshot: DeviceSnapshot, at time: EventTime, into output: inout [PipelineOutput]
+    ) {
+        Self.run(&decoder, through: &stage, into: &output) { $0.resync(to: snapshot, at: time, into: &$1) }
     }
 
     public mutating func cancelAll(at time: EventTime, into output: inout [PipelineOutput]) {
-        swap(&stage.output, &output)
-        decoder.cancelAll(at: time, into: &stage)
-        swap(&stage.output, &output)
+        Self.run(&decoder, through: &stage, into: &output) { $0.cancelAll(at: time, into: &$1) }
+    }
+
+    /// Runs `event` through the pipeline into `sink`, each output as it is found, in the order `process(_:into:)`
+    /// would append them. (The array's own overloads are specialized here; a sink from another module runs the
+    /// generic code.)
+    public mutating func process(_ event: InputEvent, handingTo sink: inout some PipelineOutputSink) {
+        Self.run(&decoder, through: &stage, into: &sink) { $0.process(event, into: &$1) }
+    }
+
+    /// Runs `body` on the decoder with the filter stage as its sink, the stage writing into `output`.
+    private static func run<Output: PipelineOutputSink>(
+        _ decoder: inout TouchDecoder, through stage: inout FilterStage, into output: inout Output,
+        _ body: (inout TouchDecoder, inout StagedOutput<Output>) -> Void
+    ) {
+        // The pointers live only inside these closures, and the decoder, the stage and the output are three distinct
+        // variables (the decoder and the stage separate stored properties of the pipeline): nothing but the staged
+        // sink reaches the stage or the output while `body` runs.
+        withUnsafeMutablePointer(to: &stage) { stage in
+            withUnsafeMutablePointer(to: &output) { output in
+                var staged = StagedOutput(stage: stage, output: output)
+                body(&decoder, &staged)
+            }
+        }
     }
 
     /// Hands each decoder output kept since the last call (`keepsDecoded`) to `body`, in order, and forgets them.
     public mutating func takeDecoded(_ body: (DecoderOutput) -> Void) {
         for item in stage.kept { body(item) }
         stage.kept.removeAll(keepingCapacity: true)
-    }
-}
-
-/// The pipeline after the decoder: each finger event through the jitter filter (a move it holds still is dropped)
-/// and the mapping, appended to `output`, the caller's buffer lent for one step.
-private struct FilterStage: DecoderOutputSink {
-    var mapping: CoordinateMapping
-    var filter: FingerPositionFilter
-    /// The filter passes every position untouched: set once, since the filter's kind and margins never change.
-    let passesUnfiltered: Bool
-    var output: [PipelineOutput] = []
-    var keepsDecoded = false
-    var kept: [DecoderOutput] = []
-    var movesSuppressed = 0
-    /// A finger event went out since the last `frameEnd`: the frame is reported.
-    var frameHasFingers = false
-
-    init(mapping: CoordinateMapping, filter: FingerPositionFilter) {
-        self.mapping = mapping
-        self.filter = filter
-        passesUnfiltered = filter.isOff
-    }
-
-    mutating func finger(_ event: FingerEvent) {
-        if keepsDecoded { kept.append(.finger(event)) }
-        if passesUnfiltered {
-            output.append(.finger(MappedFingerEvent(event: event, position: mapping.map(event.contact))))
-            return
-        }
-        guard let position = filter.position(for: event) else {
-            movesSuppressed += 1
-            return
-        }
-        let mapped = mapping.map(deviceX: position.x, deviceY: position.y)
-        output.append(.finger(MappedFingerEvent(event: event, position: mapped)))
-        frameHasFingers = true
-    }
-
-    mutating func frameEnd(_ time: EventTime) {
-        if keepsDecoded { kept.append(.frameEnd(time)) }
-        if passesUnfiltered {
-            output.append(.frameEnd(time))
-            return
-        }
-        if frameHasFingers { output.append(.frameEnd(time)) }
-        frameHasFingers = false
     }
 }

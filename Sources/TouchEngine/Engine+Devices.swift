@@ -101,6 +101,30 @@ extension Engine {
     /// depends on the events' times alone, never on when the batch arrived.
     public func process<Events: BidirectionalCollection<InputEvent>>(_ events: Events, from id: DeviceHandle) {
         guard let device = device(at: id.index) else { return }
+        if settings.dispatches && observer == nil && !device.forwards {
+            dispatchDirectly(events, from: device)
+        } else {
+            processCollecting(events, from: device)
+        }
+        if let last = events.last { now = max(now, last.time) }
+        broadcastDispatched()
+    }
+
+    /// The pipeline hands each finger event to the dispatcher as the decoder finds it: nothing else needs the
+    /// pipeline's output (no observer, no virtual touchscreen), so it is not collected into an array first.
+    private func dispatchDirectly<Events: Collection<InputEvent>>(_ events: Events, from device: DeviceState) {
+        var sink = DispatchingSink(dispatcher: dispatcher, device: device.tag)
+        swap(&sink.events, &dispatchBuffer)
+        for event in events {
+            if let deadline = dispatcher.nextDeadline, deadline <= event.time {
+                dispatcher.advance(to: event.time, into: &sink.events)
+            }
+            device.pipeline.process(event, handingTo: &sink)
+        }
+        swap(&sink.events, &dispatchBuffer)
+    }
+
+    private func processCollecting<Events: Collection<InputEvent>>(_ events: Events, from device: DeviceState) {
         for event in events {
             if settings.dispatches, let deadline = dispatcher.nextDeadline, deadline <= event.time {
                 dispatcher.advance(to: event.time, into: &dispatchBuffer)
@@ -113,8 +137,6 @@ extension Engine {
                 forwardToVirtualTouchscreen(from: device)
             }
         }
-        if let last = events.last { now = max(now, last.time) }
-        broadcastDispatched()
     }
 
     /// The kernel dropped events (SYN_DROPPED): the device's state as read afterwards replaces what was lost.
@@ -171,5 +193,21 @@ extension Engine {
 
     var deviceSummaries: [ServerMessages.DeviceSummary] {
         devices.keys.sorted().compactMap { devices[$0]?.summary }
+    }
+}
+
+/// The engine's sink for a device's pipeline: each output straight into the dispatcher, what it dispatches into
+/// `events` (the engine's buffer, lent for one batch).
+private struct DispatchingSink: PipelineOutputSink {
+    let dispatcher: Dispatcher
+    let device: DeviceTag
+    var events: [DispatchEvent] = []
+
+    mutating func finger(_ mapped: MappedFingerEvent) {
+        dispatcher.handle(.finger(mapped), device: device, into: &events)
+    }
+
+    mutating func frameEnd(_ time: EventTime) {
+        dispatcher.handle(.frameEnd(time), device: device, into: &events)
     }
 }
