@@ -20,8 +20,6 @@ struct SlotDecoder {
         var restarted = false
         /// A tracking id >= 0 was assigned this frame.
         var opened = false
-        /// Any event addressed this slot this frame.
-        var changed = false
     }
 
     /// What consumers were last told about a slot's touch.
@@ -37,8 +35,12 @@ struct SlotDecoder {
     private var ignoredTrackingID: [Int32]
     /// The slot that axis events address; -1 after an out-of-range `ABS_MT_SLOT`.
     private(set) var currentSlot: Int = 0
+    /// Bit n: an event addressed slot n this frame. A flush visits only these (a frame changes one or two slots of
+    /// ten or more), in the order of their numbers; at most `DeviceDescription.maximumSlots` (64) slots.
+    private var changedSlots: UInt64 = 0
 
     init(slotCount: Int) {
+        precondition(slotCount >= 1 && slotCount <= UInt64.bitWidth, "one bit of changedSlots for each slot")
         slots = Array(repeating: Slot(), count: slotCount)
         reported = Array(repeating: nil, count: slotCount)
         ignoredTrackingID = Array(repeating: -1, count: slotCount)
@@ -73,13 +75,13 @@ struct SlotDecoder {
             slots[currentSlot].trackingID = value
             slots[currentSlot].opened = true
         }
-        slots[currentSlot].changed = true
+        changedSlots |= 1 << UInt64(currentSlot)
     }
 
     mutating func setAxis(_ code: UInt16, _ value: Int32) {
         guard currentSlot >= 0 else { return }
         if slots[currentSlot].contact.setMultitouchAxis(code, value) {
-            slots[currentSlot].changed = true
+            changedSlots |= 1 << UInt64(currentSlot)
         }
     }
 
@@ -91,7 +93,10 @@ struct SlotDecoder {
         diagnostics: inout DecoderDiagnostics, into output: inout some DecoderOutputSink
     ) -> Bool {
         var emitted = false
-        for index in slots.indices where slots[index].changed {
+        var pending = changedSlots
+        while pending != 0 {
+            let index = pending.trailingZeroBitCount
+            pending &= pending - 1
             let slot = slots[index]
             let slotNumber = Int32(index)
             if let touch = reported[index] {
@@ -145,8 +150,8 @@ struct SlotDecoder {
             }
             slots[index].restarted = false
             slots[index].opened = false
-            slots[index].changed = false
         }
+        changedSlots = 0
         return emitted
     }
 
@@ -158,9 +163,9 @@ struct SlotDecoder {
     ) -> Bool {
         for index in slots.indices {
             let state = index < snapshot.slots.count ? snapshot.slots[index] : SlotSnapshot()
-            slots[index] = Slot(
-                trackingID: state.trackingID, contact: state.contact, restarted: false, opened: false, changed: true)
+            slots[index] = Slot(trackingID: state.trackingID, contact: state.contact, restarted: false, opened: false)
         }
+        changedSlots = slots.count == UInt64.bitWidth ? .max : (1 << UInt64(slots.count)) - 1
         let current = Int(snapshot.currentSlot)
         currentSlot = current >= 0 && current < slots.count ? current : -1
         return flush(
@@ -184,8 +189,8 @@ struct SlotDecoder {
             slots[index].trackingID = -1
             slots[index].restarted = false
             slots[index].opened = false
-            slots[index].changed = false
         }
+        changedSlots = 0
         return emitted
     }
 }
