@@ -46,6 +46,11 @@ public struct TouchPipeline {
 
     public var liveFingerCount: Int { decoder.liveFingerCount }
 
+    /// `liveFingerCount`, for a caller that keeps the pipeline in a class: a mutating call reaches the pipeline in
+    /// place, where reading the property through the class copied the whole decoder first (its arrays retained and
+    /// released), once a frame.
+    public mutating func countLiveFingers() -> Int { decoder.liveFingerCount }
+
     /// The decoder's counts, with the moves the filter suppressed.
     public var diagnostics: DecoderDiagnostics {
         var diagnostics = decoder.diagnostics

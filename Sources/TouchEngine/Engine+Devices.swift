@@ -178,9 +178,9 @@ extension Engine {
 
     /// Hands what the pipeline produced to the observer and the dispatcher (`broadcastDispatched` sends it out).
     private func forward(from device: DeviceState) {
-        // The buffer holds a whole step's outputs, so the count after it is the same for each; read once, since a
-        // read through the class copies the whole pipeline.
-        let liveFingers = observer == nil ? 0 : device.pipeline.liveFingerCount
+        // The buffer holds a whole step's outputs, so the count after it is the same for each; counted once, in
+        // place (a read through the class copies the whole decoder).
+        let liveFingers = observer == nil ? 0 : device.pipeline.countLiveFingers()
         for output in pipelineBuffer {
             if let observer {
                 observer(.decoded(output, device: device.tag, liveFingers: liveFingers))

@@ -59,6 +59,7 @@ struct PipelineSinkTests {
             collecting.process(event, into: &collected)
             handing.process(event, handingTo: &sink)
             #expect(sink.outputs == collected)
+            #expect(handing.countLiveFingers() == collecting.liveFingerCount)
         }
         #expect(!collected.isEmpty)
         #expect(sink.calls == collected.count)
