@@ -66,7 +66,7 @@ struct ContactReportDecoder {
 
     mutating func flush(
         at time: EventTime, nextFinger: inout UInt32, diagnostics: inout DecoderDiagnostics,
-        into output: inout [DecoderOutput]
+        into output: inout some DecoderOutputSink
     ) -> Bool {
         if pendingHasData { frame.append(pending) }
         defer { discardFrame() }
@@ -93,11 +93,10 @@ struct ContactReportDecoder {
                 survivorIndex[index] = survivors.count
                 survivors.append(touch)
             } else if !touch.ignored {
-                output.append(
-                    .finger(
-                        FingerEvent(
-                            phase: .up, finger: touch.finger, slot: touch.slot, time: time,
-                            contact: touch.report.contact)))
+                output.finger(
+                    FingerEvent(
+                        phase: .up, finger: touch.finger, slot: touch.slot, time: time,
+                        contact: touch.report.contact))
                 emitted = true
             }
         }
@@ -107,20 +106,18 @@ struct ContactReportDecoder {
                 let position = survivorIndex[match]
                 var touch = survivors[position]
                 if !touch.ignored && report.contact.isPalm {
-                    output.append(
-                        .finger(
-                            FingerEvent(
-                                phase: .cancel, finger: touch.finger, slot: touch.slot, time: time,
-                                contact: report.contact)))
+                    output.finger(
+                        FingerEvent(
+                            phase: .cancel, finger: touch.finger, slot: touch.slot, time: time,
+                            contact: report.contact))
                     touch.ignored = true
                     diagnostics.palmCancels += 1
                     emitted = true
                 } else if !touch.ignored && report.contact != touch.report.contact {
-                    output.append(
-                        .finger(
-                            FingerEvent(
-                                phase: .move, finger: touch.finger, slot: touch.slot, time: time,
-                                contact: report.contact)))
+                    output.finger(
+                        FingerEvent(
+                            phase: .move, finger: touch.finger, slot: touch.slot, time: time,
+                            contact: report.contact))
                     emitted = true
                 }
                 touch.report = report
@@ -136,10 +133,9 @@ struct ContactReportDecoder {
                 diagnostics.palmsSuppressed += 1
                 survivors.append(Live(finger: finger, slot: slot, report: report, ignored: true))
             } else {
-                output.append(
-                    .finger(
-                        FingerEvent(
-                            phase: .down, finger: finger, slot: slot, time: time, contact: report.contact)))
+                output.finger(
+                    FingerEvent(
+                        phase: .down, finger: finger, slot: slot, time: time, contact: report.contact))
                 survivors.append(Live(finger: finger, slot: slot, report: report, ignored: false))
                 emitted = true
             }
@@ -148,14 +144,13 @@ struct ContactReportDecoder {
         return emitted
     }
 
-    mutating func cancelAll(at time: EventTime, into output: inout [DecoderOutput]) -> Bool {
+    mutating func cancelAll(at time: EventTime, into output: inout some DecoderOutputSink) -> Bool {
         var emitted = false
         for touch in live where !touch.ignored {
-            output.append(
-                .finger(
-                    FingerEvent(
-                        phase: .cancel, finger: touch.finger, slot: touch.slot, time: time,
-                        contact: touch.report.contact)))
+            output.finger(
+                FingerEvent(
+                    phase: .cancel, finger: touch.finger, slot: touch.slot, time: time,
+                    contact: touch.report.contact))
             emitted = true
         }
         live.removeAll(keepingCapacity: true)

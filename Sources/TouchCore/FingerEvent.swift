@@ -29,6 +29,19 @@ public enum TouchPhase: String, Sendable, CaseIterable {
     /// The touch ended without a proper lift: it turned into a palm, its device went away, or events were lost.
     /// Consumers must undo whatever the touch started.
     case cancel
+
+    /// Hashes the case, not its raw string: the default for a `String` enum hashed the name's bytes, and a count
+    /// per phase (replay's summary) looked one up for every finger event.
+    public func hash(into hasher: inout Hasher) {
+        let index: UInt8
+        switch self {
+        case .down: index = 0
+        case .move: index = 1
+        case .up: index = 2
+        case .cancel: index = 3
+        }
+        hasher.combine(index)
+    }
 }
 
 /// Everything a device reports about one contact, in device units. Optional attributes are nil until the

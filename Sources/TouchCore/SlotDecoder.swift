@@ -20,8 +20,6 @@ struct SlotDecoder {
         var restarted = false
         /// A tracking id >= 0 was assigned this frame.
         var opened = false
-        /// Any event addressed this slot this frame.
-        var changed = false
     }
 
     /// What consumers were last told about a slot's touch.
@@ -37,8 +35,12 @@ struct SlotDecoder {
     private var ignoredTrackingID: [Int32]
     /// The slot that axis events address; -1 after an out-of-range `ABS_MT_SLOT`.
     private(set) var currentSlot: Int = 0
+    /// Bit n: an event addressed slot n this frame. A flush visits only these (a frame changes one or two slots of
+    /// ten or more), in the order of their numbers; at most `DeviceDescription.maximumSlots` (64) slots.
+    private var changedSlots: UInt64 = 0
 
     init(slotCount: Int) {
+        precondition(slotCount >= 1 && slotCount <= UInt64.bitWidth, "one bit of changedSlots for each slot")
         slots = Array(repeating: Slot(), count: slotCount)
         reported = Array(repeating: nil, count: slotCount)
         ignoredTrackingID = Array(repeating: -1, count: slotCount)
@@ -73,13 +75,13 @@ struct SlotDecoder {
             slots[currentSlot].trackingID = value
             slots[currentSlot].opened = true
         }
-        slots[currentSlot].changed = true
+        changedSlots |= 1 << UInt64(currentSlot)
     }
 
     mutating func setAxis(_ code: UInt16, _ value: Int32) {
         guard currentSlot >= 0 else { return }
         if slots[currentSlot].contact.setMultitouchAxis(code, value) {
-            slots[currentSlot].changed = true
+            changedSlots |= 1 << UInt64(currentSlot)
         }
     }
 
@@ -88,38 +90,37 @@ struct SlotDecoder {
     /// - Returns: whether anything was emitted.
     mutating func flush(
         at time: EventTime, endPhase: TouchPhase, nextFinger: inout UInt32,
-        diagnostics: inout DecoderDiagnostics, into output: inout [DecoderOutput]
+        diagnostics: inout DecoderDiagnostics, into output: inout some DecoderOutputSink
     ) -> Bool {
         var emitted = false
-        for index in slots.indices where slots[index].changed {
+        var pending = changedSlots
+        while pending != 0 {
+            let index = pending.trailingZeroBitCount
+            pending &= pending - 1
             let slot = slots[index]
             let slotNumber = Int32(index)
             if let touch = reported[index] {
                 if slot.trackingID != touch.trackingID || slot.restarted {
                     // A lift carries the slot's final values; a replaced or resynced touch its last reported ones.
                     let contact = slot.trackingID < 0 && endPhase == .up ? slot.contact : touch.contact
-                    output.append(
-                        .finger(
-                            FingerEvent(
-                                phase: endPhase, finger: touch.finger, slot: slotNumber, time: time, contact: contact)))
+                    output.finger(
+                        FingerEvent(
+                            phase: endPhase, finger: touch.finger, slot: slotNumber, time: time, contact: contact))
                     reported[index] = nil
                     emitted = true
                 } else if slot.contact.isPalm {
-                    output.append(
-                        .finger(
-                            FingerEvent(
-                                phase: .cancel, finger: touch.finger, slot: slotNumber, time: time,
-                                contact: slot.contact)))
+                    output.finger(
+                        FingerEvent(
+                            phase: .cancel, finger: touch.finger, slot: slotNumber, time: time,
+                            contact: slot.contact))
                     reported[index] = nil
                     ignoredTrackingID[index] = slot.trackingID
                     diagnostics.palmCancels += 1
                     emitted = true
                 } else if slot.contact != touch.contact {
-                    output.append(
-                        .finger(
-                            FingerEvent(
-                                phase: .move, finger: touch.finger, slot: slotNumber, time: time, contact: slot.contact)
-                        ))
+                    output.finger(
+                        FingerEvent(
+                            phase: .move, finger: touch.finger, slot: slotNumber, time: time, contact: slot.contact))
                     reported[index]!.contact = slot.contact
                     emitted = true
                 }
@@ -139,10 +140,9 @@ struct SlotDecoder {
                 } else {
                     let finger = FingerID(nextFinger)
                     nextFinger &+= 1
-                    output.append(
-                        .finger(
-                            FingerEvent(
-                                phase: .down, finger: finger, slot: slotNumber, time: time, contact: slot.contact)))
+                    output.finger(
+                        FingerEvent(
+                            phase: .down, finger: finger, slot: slotNumber, time: time, contact: slot.contact))
                     reported[index] = Reported(finger: finger, trackingID: slot.trackingID, contact: slot.contact)
                     ignoredTrackingID[index] = -1
                     emitted = true
@@ -150,8 +150,8 @@ struct SlotDecoder {
             }
             slots[index].restarted = false
             slots[index].opened = false
-            slots[index].changed = false
         }
+        changedSlots = 0
         return emitted
     }
 
@@ -159,13 +159,13 @@ struct SlotDecoder {
     /// tracking id vanished or changed end in `cancel`, since their real end was lost.
     mutating func resync(
         to snapshot: DeviceSnapshot, at time: EventTime, nextFinger: inout UInt32,
-        diagnostics: inout DecoderDiagnostics, into output: inout [DecoderOutput]
+        diagnostics: inout DecoderDiagnostics, into output: inout some DecoderOutputSink
     ) -> Bool {
         for index in slots.indices {
             let state = index < snapshot.slots.count ? snapshot.slots[index] : SlotSnapshot()
-            slots[index] = Slot(
-                trackingID: state.trackingID, contact: state.contact, restarted: false, opened: false, changed: true)
+            slots[index] = Slot(trackingID: state.trackingID, contact: state.contact, restarted: false, opened: false)
         }
+        changedSlots = slots.count == UInt64.bitWidth ? .max : (1 << UInt64(slots.count)) - 1
         let current = Int(snapshot.currentSlot)
         currentSlot = current >= 0 && current < slots.count ? current : -1
         return flush(
@@ -174,15 +174,14 @@ struct SlotDecoder {
 
     /// Cancels every reported touch and forgets all tracking ids, so that nothing stays stuck and no later axis
     /// update can revive a touch. Used when the device goes away, and after a drop with no snapshot.
-    mutating func cancelAll(at time: EventTime, into output: inout [DecoderOutput]) -> Bool {
+    mutating func cancelAll(at time: EventTime, into output: inout some DecoderOutputSink) -> Bool {
         var emitted = false
         for index in slots.indices {
             if let touch = reported[index] {
-                output.append(
-                    .finger(
-                        FingerEvent(
-                            phase: .cancel, finger: touch.finger, slot: Int32(index), time: time, contact: touch.contact
-                        )))
+                output.finger(
+                    FingerEvent(
+                        phase: .cancel, finger: touch.finger, slot: Int32(index), time: time, contact: touch.contact
+                    ))
                 emitted = true
             }
             reported[index] = nil
@@ -190,8 +189,8 @@ struct SlotDecoder {
             slots[index].trackingID = -1
             slots[index].restarted = false
             slots[index].opened = false
-            slots[index].changed = false
         }
+        changedSlots = 0
         return emitted
     }
 }

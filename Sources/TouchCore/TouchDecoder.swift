@@ -54,7 +54,7 @@ public struct TouchDecoder {
     public var needsResync: Bool { awaitingResync }
 
     /// Feeds one event. Finger changes are appended to `output` when a `SYN_REPORT` closes a frame.
-    public mutating func process(_ event: InputEvent, into output: inout [DecoderOutput]) {
+    public mutating func process(_ event: InputEvent, into output: inout some DecoderOutputSink) {
         var event = event
         event.time = advanceTime(to: event.time, counting: true)
         if awaitingResync {
@@ -83,7 +83,9 @@ public struct TouchDecoder {
 
     /// Resolves a drop from the kernel's current state: touches that vanished or changed id are cancelled,
     /// new ones go down, the rest move to their current place.
-    public mutating func resync(to snapshot: DeviceSnapshot, at time: EventTime, into output: inout [DecoderOutput]) {
+    public mutating func resync(
+        to snapshot: DeviceSnapshot, at time: EventTime, into output: inout some DecoderOutputSink
+    ) {
         let time = advanceTime(to: time, counting: false)
         droppingUntilReport = false
         awaitingResync = false
@@ -105,17 +107,17 @@ public struct TouchDecoder {
         case .contactReports:
             contacts.discardFrame()  // The next full frame carries the whole state.
         }
-        if emitted { output.append(.frameEnd(time)) }
+        if emitted { output.frameEnd(time) }
     }
 
     /// Ends every live touch with `cancel`, as when the device is removed or suspended.
-    public mutating func cancelAll(at time: EventTime, into output: inout [DecoderOutput]) {
+    public mutating func cancelAll(at time: EventTime, into output: inout some DecoderOutputSink) {
         let time = advanceTime(to: time, counting: false)
         let emitted =
             touchProtocol == .contactReports
             ? contacts.cancelAll(at: time, into: &output)
             : slots.cancelAll(at: time, into: &output)
-        if emitted { output.append(.frameEnd(time)) }
+        if emitted { output.frameEnd(time) }
     }
 
     /// `time`, or the latest time seen when `time` is earlier. Only the stream's own times count as a quirk:
@@ -129,7 +131,7 @@ public struct TouchDecoder {
         return time
     }
 
-    private mutating func resyncBlind(at time: EventTime, into output: inout [DecoderOutput]) {
+    private mutating func resyncBlind(at time: EventTime, into output: inout some DecoderOutputSink) {
         awaitingResync = false
         if touchProtocol == .contactReports {
             contacts.discardFrame()
@@ -139,7 +141,7 @@ public struct TouchDecoder {
         cancelAll(at: time, into: &output)
     }
 
-    private mutating func processSyn(_ event: InputEvent, into output: inout [DecoderOutput]) {
+    private mutating func processSyn(_ event: InputEvent, into output: inout some DecoderOutputSink) {
         switch event.code {
         case SynCode.report:
             let emitted =
@@ -148,7 +150,7 @@ public struct TouchDecoder {
                 : slots.flush(
                     at: event.time, endPhase: .up, nextFinger: &nextFinger, diagnostics: &diagnostics,
                     into: &output)
-            if emitted { output.append(.frameEnd(event.time)) }
+            if emitted { output.frameEnd(event.time) }
         case SynCode.mtReport:
             if touchProtocol == .contactReports {
                 contacts.contactReport()

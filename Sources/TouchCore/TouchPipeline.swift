@@ -23,87 +23,86 @@ public enum PipelineOutput: Equatable, Sendable {
 /// finger event has no `frameEnd` either, as the decoder does for a frame with no change.
 public struct TouchPipeline {
     public private(set) var decoder: TouchDecoder
-    public var mapping: CoordinateMapping
-    public private(set) var filter: FingerPositionFilter
-    private var decoded: [DecoderOutput] = []
+    /// The filter and mapping, which take each decoder output as the decoder finds it: a stored property apart from
+    /// the decoder, so the decoder can write into it while both are mutated (no array of decoder outputs between
+    /// them).
+    private var stage: FilterStage
+
+    public var mapping: CoordinateMapping {
+        get { stage.mapping }
+        set { stage.mapping = newValue }
+    }
+    public var filter: FingerPositionFilter { stage.filter }
+
     /// Keep the decoder's own output of each step (`takeDecoded`): a device with a virtual touchscreen forwards
     /// every move the kernel reported, also those the filter held back (the compositor filters on its own).
-    public var keepsDecoded = false {
-        didSet { if keepsDecoded { kept.reserveCapacity(32) } else { kept = [] } }
+    public var keepsDecoded: Bool {
+        get { stage.keepsDecoded }
+        set {
+            stage.keepsDecoded = newValue
+            if newValue { stage.kept.reserveCapacity(32) } else { stage.kept = [] }
+        }
     }
-    private var kept: [DecoderOutput] = []
-    private var movesSuppressed = 0
-    /// A finger event went out since the last `frameEnd`: the frame is reported.
-    private var frameHasFingers = false
 
     public var liveFingerCount: Int { decoder.liveFingerCount }
+
+    /// `liveFingerCount`, for a caller that keeps the pipeline in a class: a mutating call reaches the pipeline in
+    /// place, where reading the property through the class copied the whole decoder first (its arrays retained and
+    /// released), once a frame.
+    public mutating func countLiveFingers() -> Int { decoder.liveFingerCount }
 
     /// The decoder's counts, with the moves the filter suppressed.
     public var diagnostics: DecoderDiagnostics {
         var diagnostics = decoder.diagnostics
-        diagnostics.movesSuppressedByFilter = movesSuppressed
+        diagnostics.movesSuppressedByFilter = stage.movesSuppressed
         return diagnostics
     }
 
     public init(decoder: TouchDecoder, mapping: CoordinateMapping, filter: JitterFilter = .off) {
         self.decoder = decoder
-        self.mapping = mapping
-        self.filter = FingerPositionFilter(filter: filter, device: decoder.description)
-        decoded.reserveCapacity(32)
+        stage = FilterStage(mapping: mapping, filter: FingerPositionFilter(filter: filter, device: decoder.description))
     }
 
     public mutating func process(_ event: InputEvent, into output: inout [PipelineOutput]) {
-        decoder.process(event, into: &decoded)
-        drain(into: &output)
+        Self.run(&decoder, through: &stage, into: &output) { $0.process(event, into: &$1) }
     }
 
-    public mutating func resync(to snapshot: DeviceSnapshot, at time: EventTime, into output: inout [PipelineOutput]) {
-        decoder.resync(to: snapshot, at: time, into: &decoded)
-        drain(into: &output)
+    public mutating func resync(
+        to snapshot: DeviceSnapshot, at time: EventTime, into output: inout [PipelineOutput]
+    ) {
+        Self.run(&decoder, through: &stage, into: &output) { $0.resync(to: snapshot, at: time, into: &$1) }
     }
 
     public mutating func cancelAll(at time: EventTime, into output: inout [PipelineOutput]) {
-        decoder.cancelAll(at: time, into: &decoded)
-        drain(into: &output)
+        Self.run(&decoder, through: &stage, into: &output) { $0.cancelAll(at: time, into: &$1) }
+    }
+
+    /// Runs `event` through the pipeline into `sink`, each output as it is found, in the order `process(_:into:)`
+    /// would append them. (The array's own overloads are specialized here; a sink from another module runs the
+    /// generic code.)
+    public mutating func process(_ event: InputEvent, handingTo sink: inout some PipelineOutputSink) {
+        Self.run(&decoder, through: &stage, into: &sink) { $0.process(event, into: &$1) }
+    }
+
+    /// Runs `body` on the decoder with the filter stage as its sink, the stage writing into `output`.
+    private static func run<Output: PipelineOutputSink>(
+        _ decoder: inout TouchDecoder, through stage: inout FilterStage, into output: inout Output,
+        _ body: (inout TouchDecoder, inout StagedOutput<Output>) -> Void
+    ) {
+        // The pointers live only inside these closures, and the decoder, the stage and the output are three distinct
+        // variables (the decoder and the stage separate stored properties of the pipeline): nothing but the staged
+        // sink reaches the stage or the output while `body` runs.
+        withUnsafeMutablePointer(to: &stage) { stage in
+            withUnsafeMutablePointer(to: &output) { output in
+                var staged = StagedOutput(stage: stage, output: output)
+                body(&decoder, &staged)
+            }
+        }
     }
 
     /// Hands each decoder output kept since the last call (`keepsDecoded`) to `body`, in order, and forgets them.
     public mutating func takeDecoded(_ body: (DecoderOutput) -> Void) {
-        for item in kept { body(item) }
-        kept.removeAll(keepingCapacity: true)
-    }
-
-    private mutating func drain(into output: inout [PipelineOutput]) {
-        guard !decoded.isEmpty else { return }
-        if keepsDecoded { kept.append(contentsOf: decoded) }
-        if !filter.isOff { return drainFiltered(into: &output) }
-        for item in decoded {
-            switch item {
-            case .finger(let event):
-                output.append(.finger(MappedFingerEvent(event: event, position: mapping.map(event.contact))))
-            case .frameEnd(let time):
-                output.append(.frameEnd(time))
-            }
-        }
-        decoded.removeAll(keepingCapacity: true)
-    }
-
-    private mutating func drainFiltered(into output: inout [PipelineOutput]) {
-        for item in decoded {
-            switch item {
-            case .finger(let event):
-                guard let position = filter.position(for: event) else {
-                    movesSuppressed += 1
-                    continue
-                }
-                let mapped = mapping.map(deviceX: position.x, deviceY: position.y)
-                output.append(.finger(MappedFingerEvent(event: event, position: mapped)))
-                frameHasFingers = true
-            case .frameEnd(let time):
-                if frameHasFingers { output.append(.frameEnd(time)) }
-                frameHasFingers = false
-            }
-        }
-        decoded.removeAll(keepingCapacity: true)
+        for item in stage.kept { body(item) }
+        stage.kept.removeAll(keepingCapacity: true)
     }
 }

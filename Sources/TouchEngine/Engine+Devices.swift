@@ -74,7 +74,7 @@ extension Engine {
             log(.warning, "\(spec.node): \(error)")
             return nil
         }
-        devices[index] = device
+        setDevice(device, at: index)
         reportStatus()
         notify(ServerMessages.deviceAdded(device.summary), kind: .device, device: name)
         return DeviceHandle(index)
@@ -100,7 +100,31 @@ extension Engine {
     /// clients. A gesture timer due by an event's time fires before that event, so the order of the output
     /// depends on the events' times alone, never on when the batch arrived.
     public func process<Events: BidirectionalCollection<InputEvent>>(_ events: Events, from id: DeviceHandle) {
-        guard let device = devices[id.index] else { return }
+        guard let device = device(at: id.index) else { return }
+        if settings.dispatches && observer == nil && !device.forwards {
+            dispatchDirectly(events, from: device)
+        } else {
+            processCollecting(events, from: device)
+        }
+        if let last = events.last { now = max(now, last.time) }
+        broadcastDispatched()
+    }
+
+    /// The pipeline hands each finger event to the dispatcher as the decoder finds it: nothing else needs the
+    /// pipeline's output (no observer, no virtual touchscreen), so it is not collected into an array first.
+    private func dispatchDirectly<Events: Collection<InputEvent>>(_ events: Events, from device: DeviceState) {
+        var sink = DispatchingSink(dispatcher: dispatcher, device: device.tag)
+        swap(&sink.events, &dispatchBuffer)
+        for event in events {
+            if let deadline = dispatcher.nextDeadline, deadline <= event.time {
+                dispatcher.advance(to: event.time, into: &sink.events)
+            }
+            device.pipeline.process(event, handingTo: &sink)
+        }
+        swap(&sink.events, &dispatchBuffer)
+    }
+
+    private func processCollecting<Events: Collection<InputEvent>>(_ events: Events, from device: DeviceState) {
         for event in events {
             if settings.dispatches, let deadline = dispatcher.nextDeadline, deadline <= event.time {
                 dispatcher.advance(to: event.time, into: &dispatchBuffer)
@@ -113,8 +137,6 @@ extension Engine {
                 forwardToVirtualTouchscreen(from: device)
             }
         }
-        if let last = events.last { now = max(now, last.time) }
-        broadcastDispatched()
     }
 
     /// The kernel dropped events (SYN_DROPPED): the device's state as read afterwards replaces what was lost.
@@ -141,7 +163,7 @@ extension Engine {
         guard let device = devices[id.index] else { return }
         now = max(now, time)
         cancelTouches(of: id, at: time)
-        devices[id.index] = nil
+        setDevice(nil, at: id.index)
         log(.notice, "\(device.node): \(reason); its touches were cancelled")
         reportStatus()
         notify(ServerMessages.deviceRemoved(key: device.tag.name), kind: .device, device: device.tag.name)
@@ -156,9 +178,9 @@ extension Engine {
 
     /// Hands what the pipeline produced to the observer and the dispatcher (`broadcastDispatched` sends it out).
     private func forward(from device: DeviceState) {
-        // The buffer holds a whole step's outputs, so the count after it is the same for each; read once, since a
-        // read through the class copies the whole pipeline.
-        let liveFingers = observer == nil ? 0 : device.pipeline.liveFingerCount
+        // The buffer holds a whole step's outputs, so the count after it is the same for each; counted once, in
+        // place (a read through the class copies the whole decoder).
+        let liveFingers = observer == nil ? 0 : device.pipeline.countLiveFingers()
         for output in pipelineBuffer {
             if let observer {
                 observer(.decoded(output, device: device.tag, liveFingers: liveFingers))
@@ -171,5 +193,21 @@ extension Engine {
 
     var deviceSummaries: [ServerMessages.DeviceSummary] {
         devices.keys.sorted().compactMap { devices[$0]?.summary }
+    }
+}
+
+/// The engine's sink for a device's pipeline: each output straight into the dispatcher, what it dispatches into
+/// `events` (the engine's buffer, lent for one batch).
+private struct DispatchingSink: PipelineOutputSink {
+    let dispatcher: Dispatcher
+    let device: DeviceTag
+    var events: [DispatchEvent] = []
+
+    mutating func finger(_ mapped: MappedFingerEvent) {
+        dispatcher.handle(.finger(mapped), device: device, into: &events)
+    }
+
+    mutating func frameEnd(_ time: EventTime) {
+        dispatcher.handle(.frameEnd(time), device: device, into: &events)
     }
 }

@@ -36,7 +36,11 @@ public final class Engine {
     public internal(set) var scene: Scene
     public internal(set) var sceneVersion = 1
     let dispatcher: Dispatcher
-    var devices: [UInt16: DeviceState] = [:]
+    /// Written only through `setDevice(_:at:)`, which keeps `lastProcessed` true to it.
+    private(set) var devices: [UInt16: DeviceState] = [:]
+    /// The device `process` last looked up: batches come a frame at a time, nearly always from the same device, and
+    /// hashing its index for each cost more than the decoder's work on the frame's axis events.
+    private var lastProcessed: DeviceState?
     var deviceIndices = DeviceIndices()
     var clients: [ClientID: ClientState] = [:]
     /// Subscribed clients in order of connection: the fan-out's list, kept so no event filters the dictionary.
@@ -67,6 +71,18 @@ public final class Engine {
         dispatcher = Dispatcher(scene: scene, options: settings.dispatcher)
         pipelineBuffer.reserveCapacity(64)
         dispatchBuffer.reserveCapacity(64)
+    }
+
+    /// The device at `index`, for the per-event path.
+    func device(at index: UInt16) -> DeviceState? {
+        if let last = lastProcessed, last.tag.index == index { return last }
+        lastProcessed = devices[index]
+        return lastProcessed
+    }
+
+    func setDevice(_ device: DeviceState?, at index: UInt16) {
+        devices[index] = device
+        if lastProcessed?.tag.index == index { lastProcessed = device }
     }
 
     /// The effects since the last call, in the order they arose.

@@ -125,4 +125,46 @@ struct SlotDecoderTests {
         #expect(event.contact.toolType == ToolType.finger)
         #expect(event.contact.orientation == nil)
     }
+
+    /// A panel with the most slots touchd keeps (64): one bit of the decoder's changed-slot mask each.
+    static var sixtyFourSlots: DeviceDescription {
+        var device = TestDevices.touchscreen
+        device.absInfo[AbsCode.mtSlot] = AbsInfo(minimum: 0, maximum: 63)
+        return device
+    }
+
+    @Test("64 slots: the first and the last change in one frame, reported in slot order, whichever came first")
+    func firstAndLastSlot() {
+        let script = EventScript()
+        script.slot(63).trackingID(5).position(x: 630, y: 63).slot(0).trackingID(6).position(x: 1, y: 2).report()
+        script.slot(63).position(x: 631, y: 63).slot(0).position(x: 3, y: 2).report()
+        script.slot(63).abs(AbsCode.mtPressure, 9).report()
+        script.slot(0).trackingID(-1).slot(63).trackingID(-1).report()
+        let (outputs, decoder) = decodeAll(script.events, device: Self.sixtyFourSlots)
+        #expect(
+            summarize(outputs) == [
+                "down 1 s0 (1,2)", "down 2 s63 (630,63)", "frame",
+                "move 1 s0 (3,2)", "move 2 s63 (631,63)", "frame",
+                "move 2 s63 (631,63)", "frame",
+                "up 1 s0 (3,2)", "up 2 s63 (631,63)", "frame",
+            ])
+        #expect(decoder.liveFingerCount == 0)
+    }
+
+    @Test("64 slots: a resync looks at every slot, the last included; a frame after it starts clean")
+    func resyncEverySlot() {
+        var decoder = TouchDecoder(description: Self.sixtyFourSlots)
+        var outputs: [DecoderOutput] = []
+        var snapshot = DeviceSnapshot(slots: Array(repeating: SlotSnapshot(), count: 64), currentSlot: 63)
+        snapshot.slots[0] = SlotSnapshot(trackingID: 1, contact: ContactState(x: 10, y: 10))
+        snapshot.slots[63] = SlotSnapshot(trackingID: 2, contact: ContactState(x: 20, y: 20))
+        decoder.resync(to: snapshot, at: EventTime(microseconds: 1_000), into: &outputs)
+        let after = EventScript(start: EventTime(microseconds: 2_000))
+        after.abs(AbsCode.mtPositionX, 21).report()  // still slot 63, as the snapshot left it
+        for event in after.events { decoder.process(event, into: &outputs) }
+        #expect(
+            summarize(outputs) == [
+                "down 1 s0 (10,10)", "down 2 s63 (20,20)", "frame", "move 2 s63 (21,20)", "frame",
+            ])
+    }
 }
