@@ -5,13 +5,20 @@ struct ByteBuffer {
     private final class Storage {
         let base: UnsafeMutablePointer<UInt8>
         let capacity: Int
+        /// Made at the first template line: most buffers (an escaped string, an interned id) never print a number.
+        /// Unchecked: a checked access cost a runtime exclusivity check every line. Safe because only a buffer that
+        /// holds this storage uniquely (`writeUnchecked`, after `writableSpace`) reads or sets it, one line at a time.
+        @exclusivity(unchecked) var memo: HundredthsMemo?
 
         init(capacity: Int) {
             self.capacity = max(capacity, 16)
             base = UnsafeMutablePointer<UInt8>.allocate(capacity: self.capacity)
         }
 
-        deinit { base.deallocate() }
+        deinit {
+            base.deallocate()
+            memo?.deallocate()
+        }
     }
 
     private var storage: Storage
@@ -69,13 +76,25 @@ struct ByteBuffer {
     }
 
     /// Makes room for `maximum` more bytes once, then `body` writes into it without further tests and returns how
-    /// many bytes it wrote.
+    /// many bytes it wrote. `body` also gets the storage's memo of printed numbers: the storage is uniquely
+    /// referenced once room is made, so no other buffer reads or writes the memo meanwhile.
     mutating func writeUnchecked(
-        maximum: Int, _ body: (_ start: UnsafeMutablePointer<UInt8>, _ end: UnsafeMutablePointer<UInt8>) -> Int
+        maximum: Int,
+        _ body: (
+            _ start: UnsafeMutablePointer<UInt8>, _ end: UnsafeMutablePointer<UInt8>, _ memo: HundredthsMemo
+        ) -> Int
     ) {
         let start = writableSpace(for: maximum)
-        let written = body(start, start + maximum)
+        let memo = storage.memo ?? makeMemo()
+        let written = body(start, start + maximum, memo)
         count += written
+    }
+
+    @inline(never)
+    private func makeMemo() -> HundredthsMemo {
+        let memo = HundredthsMemo()
+        storage.memo = memo
+        return memo
     }
 
     /// Where the next `extra` bytes go: grown (doubling) or unshared first when needed.

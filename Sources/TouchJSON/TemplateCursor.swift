@@ -4,11 +4,14 @@
 public struct TemplateCursor {
     @usableFromInline var next: UnsafeMutablePointer<UInt8>
     @usableFromInline let end: UnsafeMutablePointer<UInt8>
+    /// The writer's numbers printed lately (`HundredthsMemo`), kept from line to line.
+    @usableFromInline let memo: HundredthsMemo
 
     @usableFromInline
-    init(next: UnsafeMutablePointer<UInt8>, end: UnsafeMutablePointer<UInt8>) {
+    init(next: UnsafeMutablePointer<UInt8>, end: UnsafeMutablePointer<UInt8>, memo: HundredthsMemo) {
         self.next = next
         self.end = end
+        self.memo = memo
     }
 
     /// The most bytes one number takes: an integer's 20 digits and sign, or a double's shortest form.
@@ -32,6 +35,51 @@ public struct TemplateCursor {
     /// Two decimals (every coordinate), as `JSONWriter.appendDouble(_, decimals: 2)` prints them.
     public mutating func hundredths(_ value: Double) {
         room(for: Self.numberBytes)
+        printHundredths(value)
+    }
+
+    /// The same, and the bytes kept in the writer's memo slot `slot` (any number: taken modulo
+    /// `HundredthsMemo.slotCount`) for `hundredths(_:reusing:)` on this line or a later one.
+    public mutating func hundredths(_ value: Double, keepingIn slot: Int) {
+        room(for: Self.numberBytes)
+        let raw = UnsafeMutableRawPointer(next)
+        // Zeros first, so that the sixteen bytes kept below are all initialized whatever the number's length
+        // (inside the room made above, numberBytes; past the number they are left out by not counting them).
+        raw.storeBytes(of: UInt64(0), as: UInt64.self)
+        raw.storeBytes(of: UInt64(0), toByteOffset: 8, as: UInt64.self)
+        let start = next
+        printHundredths(value)
+        let count = next - start
+        guard count <= HundredthsMemo.longestKept else { return }
+        memo.entry(slot).pointee = HundredthsMemo.Entry(
+            bits: value.bitPattern, low: raw.loadUnaligned(as: UInt64.self),
+            high: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self), count: count)
+    }
+
+    /// Copies the bytes kept in slot `slot` when they are of this very Double (bit for bit), else prints it.
+    /// Inlined: a copy costs less than the call did.
+    @inlinable @inline(__always)
+    public mutating func hundredths(_ value: Double, reusing slot: Int) {
+        let entry = memo.entry(slot)
+        guard entry.pointee.bits == value.bitPattern else { return hundredths(value) }
+        // Sixteen bytes stored whatever the number's length, so the room is tested for sixteen; what is past the
+        // number is left out by not counting it.
+        precondition(end - next >= HundredthsMemo.longestKept, "template line longer than its reserved room")
+        let raw = UnsafeMutableRawPointer(next)
+        raw.storeBytes(of: entry.pointee.low, as: UInt64.self)
+        raw.storeBytes(of: entry.pointee.high, toByteOffset: 8, as: UInt64.self)
+        next += entry.pointee.count
+    }
+
+    /// Keeps in slot `target` what slot `source` holds (a line's `x` becomes its finger's, for its next `prev_x`).
+    @inlinable @inline(__always)
+    public func keep(_ source: Int, in target: Int) {
+        memo.entry(target).pointee = memo.entry(source).pointee
+    }
+
+    /// Prints the number at `next`, whose room is made.
+    @inline(__always)
+    private mutating func printHundredths(_ value: Double) {
         let scaled = value * 100
         // False for NaN and infinities too (scaled, they stay so): no separate test that the value is finite.
         guard abs(scaled) < 9.0e18 else { return fallback(value, decimals: 2) }
@@ -223,8 +271,8 @@ public struct TemplateCursor {
 extension JSONWriter {
     /// Makes room for one template line of at most `maximum` bytes, then lets `body` write it through a cursor.
     public mutating func writeTemplate(maximum: Int, _ body: (inout TemplateCursor) -> Void) {
-        buffer.writeUnchecked(maximum: maximum) { start, end in
-            var cursor = TemplateCursor(next: start, end: end)
+        buffer.writeUnchecked(maximum: maximum) { start, end, memo in
+            var cursor = TemplateCursor(next: start, end: end, memo: memo)
             body(&cursor)
             return cursor.next - start
         }
