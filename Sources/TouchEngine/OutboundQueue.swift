@@ -52,7 +52,8 @@ public struct OutboundQueue {
     }
 
     public let limitBytes: Int
-    private var buffer: [UInt8] = []
+    /// Not an array: `Array.append(contentsOf:)` of a line's bytes cost about as much again as their copy.
+    private var buffer = ByteBuffer(capacity: 0)
     /// The first byte not yet written.
     private var written = 0
     private var entries: [Entry] = []
@@ -111,7 +112,7 @@ public struct OutboundQueue {
             headIsPartlyWritten = true
         }
         if isEmpty {
-            buffer.removeAll(keepingCapacity: true)
+            buffer.removeAll()
             entries.removeAll(keepingCapacity: true)
             written = 0
             head = 0
@@ -123,7 +124,7 @@ public struct OutboundQueue {
 
     /// Moves the unwritten bytes to the front, so a client that is always a little behind does not grow the buffer.
     private mutating func compact() {
-        buffer.removeSubrange(0..<written)
+        buffer.removeFirst(written)
         entries.removeSubrange(0..<head)
         for index in entries.indices { entries[index].offset -= written }
         written = 0
@@ -142,8 +143,7 @@ public struct OutboundQueue {
             case .essential, .reply: break
             }
         }
-        var keptBytes: [UInt8] = []
-        keptBytes.reserveCapacity(buffer.count - written)
+        var keptBytes = ByteBuffer(capacity: buffer.count - written)
         var kept: [Entry] = []
         var dropped = 0
         for index in head..<entries.count {
@@ -160,7 +160,9 @@ public struct OutboundQueue {
                 continue
             }
             kept.append(Entry(kind: entry.kind, offset: keptBytes.count, length: entry.length))
-            keptBytes.append(contentsOf: buffer[entry.offset..<entry.end])
+            buffer.withUnsafeBytes { raw in
+                keptBytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[entry.offset..<entry.end]))
+            }
         }
         buffer = keptBytes
         entries = kept

@@ -1,7 +1,8 @@
-/// The JSON writer's output bytes. Array's `append(contentsOf:)` goes through a generic path with its own
-/// uniqueness and capacity checks on every call, and the writer makes a dozen small appends per event line; here an
-/// append is one capacity-and-uniqueness test and a copy. Copies of a buffer stay independent (copy on write).
-struct ByteBuffer {
+/// The JSON writer's output bytes, and a client's queue of lines (`OutboundQueue`). Array's `append(contentsOf:)`
+/// goes through a generic path with its own uniqueness and capacity checks on every call, and the writer makes a
+/// dozen small appends per event line, the queue one per line; here an append is one capacity-and-uniqueness test
+/// and a copy. Copies of a buffer stay independent (copy on write).
+public struct ByteBuffer {
     private final class Storage {
         let base: UnsafeMutablePointer<UInt8>
         let capacity: Int
@@ -22,17 +23,27 @@ struct ByteBuffer {
     }
 
     private var storage: Storage
-    private(set) var count = 0
+    public private(set) var count = 0
 
-    init(capacity: Int) { storage = Storage(capacity: capacity) }
+    public init(capacity: Int) { storage = Storage(capacity: capacity) }
 
     var array: [UInt8] { withUnsafeBytes { Array($0) } }
 
-    func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+    public func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
         try body(UnsafeRawBufferPointer(start: storage.base, count: count))
     }
 
-    mutating func removeAll() { count = 0 }
+    /// Empties the buffer, keeping its room.
+    public mutating func removeAll() { count = 0 }
+
+    /// Drops the first `dropped` bytes, moving the rest to the front.
+    public mutating func removeFirst(_ dropped: Int) {
+        precondition(dropped >= 0 && dropped <= count, "removing more bytes than the buffer holds")
+        _ = writableSpace(for: 0)  // unshared first
+        // `update(from:count:)` copies overlapping regions correctly (front to back here: the source is above).
+        storage.base.update(from: storage.base + dropped, count: count - dropped)
+        count -= dropped
+    }
 
     mutating func append(_ byte: UInt8) {
         writableSpace(for: 1)[0] = byte
@@ -46,7 +57,7 @@ struct ByteBuffer {
         count += 2
     }
 
-    mutating func append(contentsOf bytes: UnsafeRawBufferPointer) {
+    public mutating func append(contentsOf bytes: UnsafeRawBufferPointer) {
         guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
         writableSpace(for: bytes.count).update(from: source.assumingMemoryBound(to: UInt8.self), count: bytes.count)
         count += bytes.count
