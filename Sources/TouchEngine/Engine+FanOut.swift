@@ -27,6 +27,11 @@ extension Engine {
         // `subscribers` retained each for every event. The array keeps them alive; one disconnected on the way
         // (overflow) is marked closed and skipped, as its removal from `subscribers` skipped it.
         let current = subscribers
+        // One subscriber that takes everything (the usual daemon): each line is encoded straight into its queue.
+        if !filtering && current.count == 1 {
+            enqueueEncoded(events, to: current[0])
+            return
+        }
         // By position, not `for event in events`, which copied each event (its strings retained and released).
         for position in events.indices {
             line.reset()
@@ -41,6 +46,18 @@ extension Engine {
         }
         // `enqueue` reaches the clients unretained: `current` owns them until here, past its last read.
         withExtendedLifetime(current) {}
+    }
+
+    /// Encodes each event into the client's queue itself: no line written beside it and copied in.
+    private func enqueueEncoded(_ events: [DispatchEvent], to client: ClientState) {
+        for position in events.indices {
+            // Closed on the way (overflow): the rest is not for it, as `enqueue` skips it.
+            guard !client.isClosed else { return }
+            // As `ClientState.enqueue`: the wait for the client to read starts with a line into an empty queue.
+            if client.queue.isEmpty { client.lastDrained = now }
+            let outcome = client.queue.enqueueWritten { line in encode(events[position], into: &line) }
+            settle(outcome, for: client)
+        }
     }
 
     /// Copies the line into the queue of every open subscriber `admits`.

@@ -118,4 +118,51 @@ struct OutboundQueueTests {
         #expect(String(decoding: rest, as: UTF8.self).hasPrefix("line\n") && small.droppedByCoalescing > 0)
         #expect(String(decoding: rest, as: UTF8.self).hasSuffix("move-7\n"))
     }
+
+    @Test("lines written straight into the queue leave as lines copied in do, through coalescing and overflow")
+    func writtenInPlace() {
+        var written = OutboundQueue(limitBytes: 120)
+        var copied = OutboundQueue(limitBytes: 120)
+        var outcomes: [(OutboundQueue.Outcome, OutboundQueue.Outcome)] = []
+        for index in 0..<60 {
+            let finger = OutboundQueue.Kind.move(finger: FingerKey(device: 0, finger: FingerID(UInt32(index % 3))))
+            let kind = index % 10 == 0 ? OutboundQueue.Kind.essential : finger
+            let value = Double(index) * 1.25 - 20
+            var line = JSONWriter()
+            line.writeTemplate(maximum: 64) {
+                $0.literal("{\"x\":"); $0.hundredths(value); $0.literal("}\n")
+            }
+            let inPlace = written.enqueueWritten { writer in
+                writer.writeTemplate(maximum: 64) { cursor in
+                    cursor.literal("{\"x\":")
+                    cursor.hundredths(value, keepingIn: 0)
+                    cursor.literal("}\n")
+                }
+                return kind
+            }
+            let copy = line.withUnsafeBytes { copied.enqueue($0, kind: kind) }
+            outcomes.append((inPlace, copy))
+            if index % 7 == 0 {
+                written.flush { $0.count / 2 }
+                copied.flush { $0.count / 2 }
+            }
+        }
+        #expect(outcomes.allSatisfy { $0.0 == $0.1 })
+        #expect(outcomes.contains { if case .coalesced = $0.0 { true } else { false } })
+        func drain(_ queue: inout OutboundQueue) -> [UInt8] {
+            var bytes: [UInt8] = []
+            queue.flush { raw in
+                bytes += raw
+                return raw.count
+            }
+            return bytes
+        }
+        #expect(drain(&written) == drain(&copied))
+        var tiny = OutboundQueue(limitBytes: 8)
+        let outcome = tiny.enqueueWritten { writer in
+            writer.element("a string longer than eight bytes")
+            return .essential
+        }
+        #expect(outcome == .overflow)
+    }
 }
