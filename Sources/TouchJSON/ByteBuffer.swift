@@ -1,15 +1,15 @@
-/// The JSON writer's output bytes, and a client's queue of lines (`OutboundQueue`). Array's `append(contentsOf:)`
-/// goes through a generic path with its own uniqueness and capacity checks on every call, and the writer makes a
-/// dozen small appends per event line, the queue one per line; here an append is one capacity-and-uniqueness test
-/// and a copy. Copies of a buffer stay independent (copy on write).
-public struct ByteBuffer {
+/// The JSON writer's output bytes (a client's queue of lines among them: `OutboundQueue`). Array's
+/// `append(contentsOf:)` goes through a generic path with its own uniqueness and capacity checks on every call, and
+/// the writer makes a dozen small appends per event line; here an append is one capacity-and-uniqueness test and a
+/// copy. Copies of a buffer stay independent (copy on write).
+struct ByteBuffer {
     private final class Storage {
         let base: UnsafeMutablePointer<UInt8>
         let capacity: Int
         /// Made at the first template line: most buffers (an escaped string, an interned id) never print a number.
         /// Unchecked: a checked access cost a runtime exclusivity check every line. Safe because only a buffer that
         /// holds this storage uniquely (`writeUnchecked`, after `writableSpace`) reads or sets it, one line at a time.
-        @exclusivity(unchecked) var memo: HundredthsMemo?
+        @exclusivity(unchecked) var memo: NumberMemo?
 
         init(capacity: Int) {
             self.capacity = max(capacity, 16)
@@ -23,21 +23,21 @@ public struct ByteBuffer {
     }
 
     private var storage: Storage
-    public private(set) var count = 0
+    private(set) var count = 0
 
-    public init(capacity: Int) { storage = Storage(capacity: capacity) }
+    init(capacity: Int) { storage = Storage(capacity: capacity) }
 
     var array: [UInt8] { withUnsafeBytes { Array($0) } }
 
-    public func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+    func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
         try body(UnsafeRawBufferPointer(start: storage.base, count: count))
     }
 
     /// Empties the buffer, keeping its room.
-    public mutating func removeAll() { count = 0 }
+    mutating func removeAll() { count = 0 }
 
     /// Drops the first `dropped` bytes, moving the rest to the front.
-    public mutating func removeFirst(_ dropped: Int) {
+    mutating func removeFirst(_ dropped: Int) {
         precondition(dropped >= 0 && dropped <= count, "removing more bytes than the buffer holds")
         _ = writableSpace(for: 0)  // unshared first
         // `update(from:count:)` copies overlapping regions correctly (front to back here: the source is above).
@@ -57,7 +57,7 @@ public struct ByteBuffer {
         count += 2
     }
 
-    public mutating func append(contentsOf bytes: UnsafeRawBufferPointer) {
+    mutating func append(contentsOf bytes: UnsafeRawBufferPointer) {
         guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
         writableSpace(for: bytes.count).update(from: source.assumingMemoryBound(to: UInt8.self), count: bytes.count)
         count += bytes.count
@@ -92,7 +92,7 @@ public struct ByteBuffer {
     mutating func writeUnchecked(
         maximum: Int,
         _ body: (
-            _ start: UnsafeMutablePointer<UInt8>, _ end: UnsafeMutablePointer<UInt8>, _ memo: HundredthsMemo
+            _ start: UnsafeMutablePointer<UInt8>, _ end: UnsafeMutablePointer<UInt8>, _ memo: NumberMemo
         ) -> Int
     ) {
         let start = writableSpace(for: maximum)
@@ -102,8 +102,8 @@ public struct ByteBuffer {
     }
 
     @inline(never)
-    private func makeMemo() -> HundredthsMemo {
-        let memo = HundredthsMemo()
+    private func makeMemo() -> NumberMemo {
+        let memo = NumberMemo()
         storage.memo = memo
         return memo
     }

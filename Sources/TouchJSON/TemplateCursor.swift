@@ -4,11 +4,11 @@
 public struct TemplateCursor {
     @usableFromInline var next: UnsafeMutablePointer<UInt8>
     @usableFromInline let end: UnsafeMutablePointer<UInt8>
-    /// The writer's numbers printed lately (`HundredthsMemo`), kept from line to line.
-    @usableFromInline let memo: HundredthsMemo
+    /// The writer's numbers printed lately (`NumberMemo`), kept from line to line.
+    @usableFromInline let memo: NumberMemo
 
     @usableFromInline
-    init(next: UnsafeMutablePointer<UInt8>, end: UnsafeMutablePointer<UInt8>, memo: HundredthsMemo) {
+    init(next: UnsafeMutablePointer<UInt8>, end: UnsafeMutablePointer<UInt8>, memo: NumberMemo) {
         self.next = next
         self.end = end
         self.memo = memo
@@ -32,6 +32,32 @@ public struct TemplateCursor {
         next = Self.writeInteger(value.magnitude, negative: value < 0, at: next)
     }
 
+    /// The same, copied from the writer's integer slot `slot` when it holds this very value, else printed and kept
+    /// there (a frame's time, printed by each of its lines).
+    public mutating func integer(_ value: Int64, memoIn slot: Int) {
+        room(for: Self.numberBytes)
+        let entry = memo.integerEntry(slot)
+        let bits = UInt64(bitPattern: value)
+        let raw = UnsafeMutableRawPointer(next)
+        if entry.pointee.bits == bits {
+            // Sixteen bytes whatever the number's length: inside the room made above; past it they are not counted.
+            raw.storeBytes(of: entry.pointee.low, as: UInt64.self)
+            raw.storeBytes(of: entry.pointee.high, toByteOffset: 8, as: UInt64.self)
+            next += entry.pointee.count
+            return
+        }
+        // Zeros first, so that the sixteen bytes kept below are all initialized whatever the number's length.
+        raw.storeBytes(of: UInt64(0), as: UInt64.self)
+        raw.storeBytes(of: UInt64(0), toByteOffset: 8, as: UInt64.self)
+        let start = next
+        next = Self.writeInteger(value.magnitude, negative: value < 0, at: next)
+        let count = next - start
+        guard count <= NumberMemo.longestKept else { return }
+        entry.pointee = NumberMemo.Entry(
+            bits: bits, low: raw.loadUnaligned(as: UInt64.self),
+            high: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self), count: count)
+    }
+
     /// Two decimals (every coordinate), as `JSONWriter.appendDouble(_, decimals: 2)` prints them.
     public mutating func hundredths(_ value: Double) {
         room(for: Self.numberBytes)
@@ -39,7 +65,7 @@ public struct TemplateCursor {
     }
 
     /// The same, and the bytes kept in the writer's memo slot `slot` (any number: taken modulo
-    /// `HundredthsMemo.slotCount`) for `hundredths(_:reusing:)` on this line or a later one.
+    /// `NumberMemo.slotCount`) for `hundredths(_:reusing:)` on this line or a later one.
     public mutating func hundredths(_ value: Double, keepingIn slot: Int) {
         room(for: Self.numberBytes)
         let raw = UnsafeMutableRawPointer(next)
@@ -50,8 +76,8 @@ public struct TemplateCursor {
         let start = next
         printHundredths(value)
         let count = next - start
-        guard count <= HundredthsMemo.longestKept else { return }
-        memo.entry(slot).pointee = HundredthsMemo.Entry(
+        guard count <= NumberMemo.longestKept else { return }
+        memo.entry(slot).pointee = NumberMemo.Entry(
             bits: value.bitPattern, low: raw.loadUnaligned(as: UInt64.self),
             high: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self), count: count)
     }
@@ -64,7 +90,7 @@ public struct TemplateCursor {
         guard entry.pointee.bits == value.bitPattern else { return hundredths(value) }
         // Sixteen bytes stored whatever the number's length, so the room is tested for sixteen; what is past the
         // number is left out by not counting it.
-        precondition(end - next >= HundredthsMemo.longestKept, "template line longer than its reserved room")
+        precondition(end - next >= NumberMemo.longestKept, "template line longer than its reserved room")
         let raw = UnsafeMutableRawPointer(next)
         raw.storeBytes(of: entry.pointee.low, as: UInt64.self)
         raw.storeBytes(of: entry.pointee.high, toByteOffset: 8, as: UInt64.self)

@@ -52,7 +52,7 @@ public enum DispatchEventEncoder {
             }
             // x and y are kept for this line's local_x and local_y (the same Doubles when the region is at the
             // origin), then for the finger's next prev_x and prev_y (the same Doubles as this x and y): a number
-            // reused only when bit-identical, so the bytes are the same either way (`HundredthsMemo`).
+            // reused only when bit-identical, so the bytes are the same either way (`NumberMemo`).
             let fingerSlot = MemoSlot.finger(touch.finger)
             line.literal(#","x":"#)
             line.hundredths(touch.location.x, keepingIn: MemoSlot.lineX)
@@ -103,7 +103,7 @@ public enum DispatchEventEncoder {
             line.literal(kindField(gesture.kind))
             line.literal(stateField(gesture.event))
             line.literal(#","time_us":"#)
-            line.integer(gesture.time.microseconds)
+            line.integer(gesture.time.microseconds, memoIn: FingerEventEncoder.timeSlot)
             // A one-finger gesture is where its finger's touch line, just before, put it.
             line.literal(#","x":"#)
             line.hundredths(gesture.location.x, reusing: MemoSlot.lineX)

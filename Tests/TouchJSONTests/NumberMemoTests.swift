@@ -2,11 +2,11 @@ import Testing
 
 @testable import TouchJSON
 
-/// A writer keeps the bytes of two-decimal numbers it printed (`HundredthsMemo`) and copies them for the same Double
+/// A writer keeps the bytes of two-decimal numbers it printed (`NumberMemo`) and copies them for the same Double
 /// later: every line must still hold exactly what the writer's general path prints for each value, whatever was
 /// kept before, in which slot, through which copy of the writer.
-@Suite("Two-decimal numbers kept and reused")
-struct HundredthsMemoTests {
+@Suite("Numbers kept and reused")
+struct NumberMemoTests {
     /// The writer's general path, which the memo never reaches.
     func expected(_ value: Double) -> String {
         var buffer = ByteBuffer(capacity: 64)
@@ -99,6 +99,35 @@ struct HundredthsMemoTests {
             var writer = JSONWriter()
             writer.writeTemplate(maximum: 64) { $0.hundredths(12.5, keepingIn: 0) }
             writer.writeTemplate(maximum: 8) { $0.hundredths(12.5, reusing: 0) }
+        }
+    }
+
+    @Test("integers: every pair of edge cases through one slot, as Swift prints them, never from a Double's slot")
+    func integers() {
+        var values: [Int64] = [0, -1, 1, 9, 10, -10, 99, 100, .max, .min, .max - 1, .min + 1]
+        var power: Int64 = 1
+        for _ in 0..<18 {
+            power *= 10
+            values += [power - 1, power, -power]
+        }
+        // The bits of 12.5 and of 1.0 as integers: a Double kept with the same bits must not be copied for them.
+        values += [Int64(bitPattern: (12.5).bitPattern), Int64(bitPattern: (1.0).bitPattern)]
+        var writer = JSONWriter()
+        for first in values {
+            for second in values {
+                let text = line(&writer) { line in
+                    line.hundredths(12.5, keepingIn: 3)
+                    line.hundredths(1.0, keepingIn: 4)
+                    line.integer(first, memoIn: 3)
+                    line.integer(second, memoIn: 3)
+                    line.integer(first, memoIn: 67)
+                }
+                #expect(text == "12.51" + String(first) + String(second) + String(first), "\(first), \(second)")
+            }
+        }
+        var fresh = JSONWriter()
+        for value in values {
+            #expect(line(&fresh) { $0.integer(value, memoIn: 9) } == String(value))
         }
     }
 }
