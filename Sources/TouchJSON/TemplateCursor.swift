@@ -111,17 +111,55 @@ public struct TemplateCursor {
         guard abs(scaled) < 9.0e18 else { return fallback(value, decimals: 2) }
         let fixed = Self.roundedHalfAway(scaled)
         let magnitude = fixed.magnitude
-        next = Self.writeInteger(magnitude / 100, negative: fixed < 0, at: next)
-        let fraction = Int(truncatingIfNeeded: magnitude % 100)
+        let pairs = Self.digitPairs.utf8Start
+        let fraction: Int
+        if magnitude < 1_000_000 {
+            // A coordinate (under 10,000): its whole part is one or two pairs of digits, written without counting
+            // the digits first or looping.
+            if fixed < 0 {
+                next.pointee = UInt8(ascii: "-")
+                next += 1
+            }
+            let hundredths = Int(truncatingIfNeeded: magnitude)
+            let whole = hundredths / 100
+            fraction = hundredths &- whole &* 100
+            var low = whole
+            if whole >= 100 {
+                let high = whole / 100
+                low = whole &- high &* 100
+                next = Self.writeBelowHundred(high, at: next, pairs: pairs)
+                next[0] = pairs[2 &* low]
+                next[1] = pairs[2 &* low &+ 1]
+                next += 2
+            } else {
+                next = Self.writeBelowHundred(low, at: next, pairs: pairs)
+            }
+        } else {
+            next = Self.writeInteger(magnitude / 100, negative: fixed < 0, at: next)
+            fraction = Int(truncatingIfNeeded: magnitude % 100)
+        }
         guard fraction != 0 else { return }
         // Both digits from the table of pairs, with no division; the second is written even when it is a zero to
         // drop (inside the room made above) and left out by not counting it.
-        let pairs = Self.digitPairs.utf8Start
         let last = pairs[2 &* fraction &+ 1]
         next[0] = UInt8(ascii: ".")
         next[1] = pairs[2 &* fraction]
         next[2] = last
         next += last == UInt8(ascii: "0") ? 2 : 3
+    }
+
+    /// One digit, or two from the table of pairs, for `value` in 0..<100; returns the end.
+    @inline(__always)
+    private static func writeBelowHundred(
+        _ value: Int, at start: UnsafeMutablePointer<UInt8>, pairs: UnsafePointer<UInt8>
+    ) -> UnsafeMutablePointer<UInt8> {
+        if value < 10 {
+            start[0] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value)
+            return start + 1
+        }
+        start[0] = pairs[2 &* value]
+        start[1] = pairs[2 &* value &+ 1]
+        return start + 2
     }
 
     /// Half away from zero, as `rounded(.toNearestOrAwayFromZero)`, without a call to libm's round: the part cut off
