@@ -35,7 +35,7 @@ extension Engine {
         // By position, not `for event in events`, which copied each event (its strings retained and released).
         for position in events.indices {
             line.reset()
-            let queueKind = encode(events[position], into: &line)
+            let queueKind = encode(events, at: position, into: &line)
             if filtering {
                 let route = EventRoute(events[position])
                 enqueue(line, kind: queueKind, to: current) { $0.admits(route) }
@@ -55,7 +55,7 @@ extension Engine {
             guard !client.isClosed else { return }
             // As `ClientState.enqueue`: the wait for the client to read starts with a line into an empty queue.
             if client.queue.isEmpty { client.lastDrained = now }
-            let outcome = client.queue.enqueueWritten { line in encode(events[position], into: &line) }
+            let outcome = client.queue.enqueueWritten { line in encode(events, at: position, into: &line) }
             settle(outcome, for: client)
         }
     }
@@ -78,10 +78,12 @@ extension Engine {
         }
     }
 
-    /// Encodes the event into `line` and returns how a slow client's queue may coalesce it: one look at the
-    /// event for both (each `switch` over it copied the event's payload, strings retained and released).
-    private func encode(_ event: DispatchEvent, into line: inout JSONWriter) -> OutboundQueue.Kind {
-        switch event {
+    /// Encodes the event at `position` into `line` and returns how a slow client's queue may coalesce it: one look
+    /// at the event for both (each `switch` over it copied the event's payload, strings retained and released).
+    /// Switched on where the array holds it: an event passed as an argument was copied twice more.
+    private func encode(_ events: [DispatchEvent], at position: Int, into line: inout JSONWriter) -> OutboundQueue.Kind
+    {
+        switch events[position] {
         case .touch(let touch):
             DispatchEventEncoder.encode(touch, into: &line)
             return .of(touch)
@@ -89,7 +91,7 @@ extension Engine {
             DispatchEventEncoder.encode(gesture, region: region, into: &line)
             return .of(gesture, region: region)
         case .regionMoved, .regionScrolled, .frame:
-            DispatchEventEncoder.encode(event, into: &line)
+            DispatchEventEncoder.encode(events[position], into: &line)
             return .essential
         }
     }
