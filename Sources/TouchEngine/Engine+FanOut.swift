@@ -27,10 +27,15 @@ extension Engine {
         // `subscribers` retained each for every event. The array keeps them alive; one disconnected on the way
         // (overflow) is marked closed and skipped, as its removal from `subscribers` skipped it.
         let current = subscribers
+        // One subscriber that takes everything (the usual daemon): each line is encoded straight into its queue.
+        if !filtering && current.count == 1 {
+            enqueueEncoded(events, to: current[0])
+            return
+        }
         // By position, not `for event in events`, which copied each event (its strings retained and released).
         for position in events.indices {
             line.reset()
-            let queueKind = encode(events[position], into: &line)
+            let queueKind = encode(events, at: position, into: &line)
             if filtering {
                 let route = EventRoute(events[position])
                 enqueue(line, kind: queueKind, to: current) { $0.admits(route) }
@@ -41,6 +46,18 @@ extension Engine {
         }
         // `enqueue` reaches the clients unretained: `current` owns them until here, past its last read.
         withExtendedLifetime(current) {}
+    }
+
+    /// Encodes each event into the client's queue itself: no line written beside it and copied in.
+    private func enqueueEncoded(_ events: [DispatchEvent], to client: ClientState) {
+        for position in events.indices {
+            // Closed on the way (overflow): the rest is not for it, as `enqueue` skips it.
+            guard !client.isClosed else { return }
+            // As `ClientState.enqueue`: the wait for the client to read starts with a line into an empty queue.
+            if client.queue.isEmpty { client.lastDrained = now }
+            let outcome = client.queue.enqueueWritten { line in encode(events, at: position, into: &line) }
+            settle(outcome, for: client)
+        }
     }
 
     /// Copies the line into the queue of every open subscriber `admits`.
@@ -61,10 +78,12 @@ extension Engine {
         }
     }
 
-    /// Encodes the event into `line` and returns how a slow client's queue may coalesce it: one look at the
-    /// event for both (each `switch` over it copied the event's payload, strings retained and released).
-    private func encode(_ event: DispatchEvent, into line: inout JSONWriter) -> OutboundQueue.Kind {
-        switch event {
+    /// Encodes the event at `position` into `line` and returns how a slow client's queue may coalesce it: one look
+    /// at the event for both (each `switch` over it copied the event's payload, strings retained and released).
+    /// Switched on where the array holds it: an event passed as an argument was copied twice more.
+    private func encode(_ events: [DispatchEvent], at position: Int, into line: inout JSONWriter) -> OutboundQueue.Kind
+    {
+        switch events[position] {
         case .touch(let touch):
             DispatchEventEncoder.encode(touch, into: &line)
             return .of(touch)
@@ -72,7 +91,7 @@ extension Engine {
             DispatchEventEncoder.encode(gesture, region: region, into: &line)
             return .of(gesture, region: region)
         case .regionMoved, .regionScrolled, .frame:
-            DispatchEventEncoder.encode(event, into: &line)
+            DispatchEventEncoder.encode(events[position], into: &line)
             return .essential
         }
     }
@@ -86,7 +105,9 @@ extension Engine {
         }
     }
 
-    /// What a queued event means for its client: flush it, note that it is slow, or let it go.
+    /// What a queued event means for its client: flush it, note that it is slow, or let it go. Inlined: for a line
+    /// that is simply queued, the call cost more than the test.
+    @inline(__always)
     private func settle(_ outcome: OutboundQueue.Outcome, for client: ClientState) {
         switch outcome {
         case .queued:

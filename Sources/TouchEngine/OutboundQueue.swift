@@ -52,7 +52,9 @@ public struct OutboundQueue {
     }
 
     public let limitBytes: Int
-    private var buffer: [UInt8] = []
+    /// A writer, so that the engine can encode a line straight into the queue (`enqueueWritten`); not an array:
+    /// `Array.append(contentsOf:)` of a line's bytes cost about as much again as their copy.
+    private var buffer = JSONWriter(capacity: 0)
     /// The first byte not yet written.
     private var written = 0
     private var entries: [Entry] = []
@@ -79,9 +81,24 @@ public struct OutboundQueue {
 
     /// Copies the line in: one event's bytes, encoded once, are copied into each subscriber's queue.
     public mutating func enqueue(_ bytes: UnsafeRawBufferPointer, kind: Kind) -> Outcome {
-        entries.append(Entry(kind: kind, offset: buffer.count, length: bytes.count))
-        buffer.append(contentsOf: bytes)
-        if kind != .reply { eventByteCount += bytes.count }
+        let offset = buffer.count
+        buffer.append(raw: bytes)
+        return queued(kind: kind, offset: offset)
+    }
+
+    /// Lets `write` append one line straight to the queued bytes, with no copy from a line written elsewhere (the
+    /// engine's single subscriber), and queues what it wrote as a line of the kind it returns.
+    public mutating func enqueueWritten(_ write: (inout JSONWriter) -> Kind) -> Outcome {
+        let offset = buffer.count
+        let kind = write(&buffer)
+        return queued(kind: kind, offset: offset)
+    }
+
+    /// Notes the bytes from `offset` to the end as one line, then holds the queue to its limit.
+    private mutating func queued(kind: Kind, offset: Int) -> Outcome {
+        let length = buffer.count - offset
+        entries.append(Entry(kind: kind, offset: offset, length: length))
+        if kind != .reply { eventByteCount += length }
         guard eventByteCount > limitBytes else { return .queued }
         let dropped = coalesce()
         droppedByCoalescing += dropped
@@ -111,7 +128,7 @@ public struct OutboundQueue {
             headIsPartlyWritten = true
         }
         if isEmpty {
-            buffer.removeAll(keepingCapacity: true)
+            buffer.reset()
             entries.removeAll(keepingCapacity: true)
             written = 0
             head = 0
@@ -123,7 +140,7 @@ public struct OutboundQueue {
 
     /// Moves the unwritten bytes to the front, so a client that is always a little behind does not grow the buffer.
     private mutating func compact() {
-        buffer.removeSubrange(0..<written)
+        buffer.removeFirst(written)
         entries.removeSubrange(0..<head)
         for index in entries.indices { entries[index].offset -= written }
         written = 0
@@ -142,8 +159,7 @@ public struct OutboundQueue {
             case .essential, .reply: break
             }
         }
-        var keptBytes: [UInt8] = []
-        keptBytes.reserveCapacity(buffer.count - written)
+        var keptBytes = JSONWriter(capacity: buffer.count - written)
         var kept: [Entry] = []
         var dropped = 0
         for index in head..<entries.count {
@@ -160,7 +176,9 @@ public struct OutboundQueue {
                 continue
             }
             kept.append(Entry(kind: entry.kind, offset: keptBytes.count, length: entry.length))
-            keptBytes.append(contentsOf: buffer[entry.offset..<entry.end])
+            buffer.withUnsafeBytes { raw in
+                keptBytes.append(raw: UnsafeRawBufferPointer(rebasing: raw[entry.offset..<entry.end]))
+            }
         }
         buffer = keptBytes
         entries = kept

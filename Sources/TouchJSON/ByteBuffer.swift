@@ -1,17 +1,25 @@
-/// The JSON writer's output bytes. Array's `append(contentsOf:)` goes through a generic path with its own
-/// uniqueness and capacity checks on every call, and the writer makes a dozen small appends per event line; here an
-/// append is one capacity-and-uniqueness test and a copy. Copies of a buffer stay independent (copy on write).
+/// The JSON writer's output bytes (a client's queue of lines among them: `OutboundQueue`). Array's
+/// `append(contentsOf:)` goes through a generic path with its own uniqueness and capacity checks on every call, and
+/// the writer makes a dozen small appends per event line; here an append is one capacity-and-uniqueness test and a
+/// copy. Copies of a buffer stay independent (copy on write).
 struct ByteBuffer {
     private final class Storage {
         let base: UnsafeMutablePointer<UInt8>
         let capacity: Int
+        /// Made at the first template line: most buffers (an escaped string, an interned id) never print a number.
+        /// Unchecked: a checked access cost a runtime exclusivity check every line. Safe because only a buffer that
+        /// holds this storage uniquely (`writeUnchecked`, after `writableSpace`) reads or sets it, one line at a time.
+        @exclusivity(unchecked) var memo: NumberMemo?
 
         init(capacity: Int) {
             self.capacity = max(capacity, 16)
             base = UnsafeMutablePointer<UInt8>.allocate(capacity: self.capacity)
         }
 
-        deinit { base.deallocate() }
+        deinit {
+            base.deallocate()
+            memo?.deallocate()
+        }
     }
 
     private var storage: Storage
@@ -25,7 +33,17 @@ struct ByteBuffer {
         try body(UnsafeRawBufferPointer(start: storage.base, count: count))
     }
 
+    /// Empties the buffer, keeping its room.
     mutating func removeAll() { count = 0 }
+
+    /// Drops the first `dropped` bytes, moving the rest to the front.
+    mutating func removeFirst(_ dropped: Int) {
+        precondition(dropped >= 0 && dropped <= count, "removing more bytes than the buffer holds")
+        _ = writableSpace(for: 0)  // unshared first
+        // `update(from:count:)` copies overlapping regions correctly (front to back here: the source is above).
+        storage.base.update(from: storage.base + dropped, count: count - dropped)
+        count -= dropped
+    }
 
     mutating func append(_ byte: UInt8) {
         writableSpace(for: 1)[0] = byte
@@ -69,13 +87,25 @@ struct ByteBuffer {
     }
 
     /// Makes room for `maximum` more bytes once, then `body` writes into it without further tests and returns how
-    /// many bytes it wrote.
+    /// many bytes it wrote. `body` also gets the storage's memo of printed numbers: the storage is uniquely
+    /// referenced once room is made, so no other buffer reads or writes the memo meanwhile.
     mutating func writeUnchecked(
-        maximum: Int, _ body: (_ start: UnsafeMutablePointer<UInt8>, _ end: UnsafeMutablePointer<UInt8>) -> Int
+        maximum: Int,
+        _ body: (
+            _ start: UnsafeMutablePointer<UInt8>, _ end: UnsafeMutablePointer<UInt8>, _ memo: NumberMemo
+        ) -> Int
     ) {
         let start = writableSpace(for: maximum)
-        let written = body(start, start + maximum)
+        let memo = storage.memo ?? makeMemo()
+        let written = body(start, start + maximum, memo)
         count += written
+    }
+
+    @inline(never)
+    private func makeMemo() -> NumberMemo {
+        let memo = NumberMemo()
+        storage.memo = memo
+        return memo
     }
 
     /// Where the next `extra` bytes go: grown (doubling) or unshared first when needed.

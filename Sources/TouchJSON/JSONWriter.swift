@@ -20,6 +20,12 @@ public struct JSONWriter {
         try buffer.withUnsafeBytes(body)
     }
 
+    /// Appends bytes as they are (whole lines written elsewhere, when the writer holds a client's queue).
+    public mutating func append(raw bytes: UnsafeRawBufferPointer) { buffer.append(contentsOf: bytes) }
+
+    /// Drops the first `count` bytes, moving the rest to the front (a queue's written lines).
+    public mutating func removeFirst(_ count: Int) { buffer.removeFirst(count) }
+
     public mutating func reset() {
         buffer.removeAll()
         needsComma = false

@@ -4,11 +4,14 @@
 public struct TemplateCursor {
     @usableFromInline var next: UnsafeMutablePointer<UInt8>
     @usableFromInline let end: UnsafeMutablePointer<UInt8>
+    /// The writer's numbers printed lately (`NumberMemo`), kept from line to line.
+    @usableFromInline let memo: NumberMemo
 
     @usableFromInline
-    init(next: UnsafeMutablePointer<UInt8>, end: UnsafeMutablePointer<UInt8>) {
+    init(next: UnsafeMutablePointer<UInt8>, end: UnsafeMutablePointer<UInt8>, memo: NumberMemo) {
         self.next = next
         self.end = end
+        self.memo = memo
     }
 
     /// The most bytes one number takes: an integer's 20 digits and sign, or a double's shortest form.
@@ -29,25 +32,134 @@ public struct TemplateCursor {
         next = Self.writeInteger(value.magnitude, negative: value < 0, at: next)
     }
 
+    /// The same, copied from the writer's integer slot `slot` when it holds this very value, else printed and kept
+    /// there (a frame's time, printed by each of its lines).
+    public mutating func integer(_ value: Int64, memoIn slot: Int) {
+        room(for: Self.numberBytes)
+        let entry = memo.integerEntry(slot)
+        let bits = UInt64(bitPattern: value)
+        let raw = UnsafeMutableRawPointer(next)
+        if entry.pointee.bits == bits {
+            // Sixteen bytes whatever the number's length: inside the room made above; past it they are not counted.
+            raw.storeBytes(of: entry.pointee.low, as: UInt64.self)
+            raw.storeBytes(of: entry.pointee.high, toByteOffset: 8, as: UInt64.self)
+            next += entry.pointee.count
+            return
+        }
+        // Zeros first, so that the sixteen bytes kept below are all initialized whatever the number's length.
+        raw.storeBytes(of: UInt64(0), as: UInt64.self)
+        raw.storeBytes(of: UInt64(0), toByteOffset: 8, as: UInt64.self)
+        let start = next
+        next = Self.writeInteger(value.magnitude, negative: value < 0, at: next)
+        let count = next - start
+        guard count <= NumberMemo.longestKept else { return }
+        entry.pointee = NumberMemo.Entry(
+            bits: bits, low: raw.loadUnaligned(as: UInt64.self),
+            high: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self), count: count)
+    }
+
     /// Two decimals (every coordinate), as `JSONWriter.appendDouble(_, decimals: 2)` prints them.
     public mutating func hundredths(_ value: Double) {
         room(for: Self.numberBytes)
+        printHundredths(value)
+    }
+
+    /// The same, and the bytes kept in the writer's memo slot `slot` (any number: taken modulo
+    /// `NumberMemo.slotCount`) for `hundredths(_:reusing:)` on this line or a later one.
+    public mutating func hundredths(_ value: Double, keepingIn slot: Int) {
+        room(for: Self.numberBytes)
+        let raw = UnsafeMutableRawPointer(next)
+        // Zeros first, so that the sixteen bytes kept below are all initialized whatever the number's length
+        // (inside the room made above, numberBytes; past the number they are left out by not counting them).
+        raw.storeBytes(of: UInt64(0), as: UInt64.self)
+        raw.storeBytes(of: UInt64(0), toByteOffset: 8, as: UInt64.self)
+        let start = next
+        printHundredths(value)
+        let count = next - start
+        guard count <= NumberMemo.longestKept else { return }
+        memo.entry(slot).pointee = NumberMemo.Entry(
+            bits: value.bitPattern, low: raw.loadUnaligned(as: UInt64.self),
+            high: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self), count: count)
+    }
+
+    /// Copies the bytes kept in slot `slot` when they are of this very Double (bit for bit), else prints it.
+    /// Inlined: a copy costs less than the call did.
+    @inlinable @inline(__always)
+    public mutating func hundredths(_ value: Double, reusing slot: Int) {
+        let entry = memo.entry(slot)
+        guard entry.pointee.bits == value.bitPattern else { return hundredths(value) }
+        // Sixteen bytes stored whatever the number's length, so the room is tested for sixteen; what is past the
+        // number is left out by not counting it.
+        precondition(end - next >= NumberMemo.longestKept, "template line longer than its reserved room")
+        let raw = UnsafeMutableRawPointer(next)
+        raw.storeBytes(of: entry.pointee.low, as: UInt64.self)
+        raw.storeBytes(of: entry.pointee.high, toByteOffset: 8, as: UInt64.self)
+        next += entry.pointee.count
+    }
+
+    /// Keeps in slot `target` what slot `source` holds (a line's `x` becomes its finger's, for its next `prev_x`).
+    @inlinable @inline(__always)
+    public func keep(_ source: Int, in target: Int) {
+        memo.entry(target).pointee = memo.entry(source).pointee
+    }
+
+    /// Prints the number at `next`, whose room is made.
+    @inline(__always)
+    private mutating func printHundredths(_ value: Double) {
         let scaled = value * 100
         // False for NaN and infinities too (scaled, they stay so): no separate test that the value is finite.
         guard abs(scaled) < 9.0e18 else { return fallback(value, decimals: 2) }
         let fixed = Self.roundedHalfAway(scaled)
         let magnitude = fixed.magnitude
-        next = Self.writeInteger(magnitude / 100, negative: fixed < 0, at: next)
-        let fraction = Int(truncatingIfNeeded: magnitude % 100)
+        let pairs = Self.digitPairs.utf8Start
+        let fraction: Int
+        if magnitude < 1_000_000 {
+            // A coordinate (under 10,000): its whole part is one or two pairs of digits, written without counting
+            // the digits first or looping.
+            if fixed < 0 {
+                next.pointee = UInt8(ascii: "-")
+                next += 1
+            }
+            let hundredths = Int(truncatingIfNeeded: magnitude)
+            let whole = hundredths / 100
+            fraction = hundredths &- whole &* 100
+            var low = whole
+            if whole >= 100 {
+                let high = whole / 100
+                low = whole &- high &* 100
+                next = Self.writeBelowHundred(high, at: next, pairs: pairs)
+                next[0] = pairs[2 &* low]
+                next[1] = pairs[2 &* low &+ 1]
+                next += 2
+            } else {
+                next = Self.writeBelowHundred(low, at: next, pairs: pairs)
+            }
+        } else {
+            next = Self.writeInteger(magnitude / 100, negative: fixed < 0, at: next)
+            fraction = Int(truncatingIfNeeded: magnitude % 100)
+        }
         guard fraction != 0 else { return }
         // Both digits from the table of pairs, with no division; the second is written even when it is a zero to
         // drop (inside the room made above) and left out by not counting it.
-        let pairs = Self.digitPairs.utf8Start
         let last = pairs[2 &* fraction &+ 1]
         next[0] = UInt8(ascii: ".")
         next[1] = pairs[2 &* fraction]
         next[2] = last
         next += last == UInt8(ascii: "0") ? 2 : 3
+    }
+
+    /// One digit, or two from the table of pairs, for `value` in 0..<100; returns the end.
+    @inline(__always)
+    private static func writeBelowHundred(
+        _ value: Int, at start: UnsafeMutablePointer<UInt8>, pairs: UnsafePointer<UInt8>
+    ) -> UnsafeMutablePointer<UInt8> {
+        if value < 10 {
+            start[0] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value)
+            return start + 1
+        }
+        start[0] = pairs[2 &* value]
+        start[1] = pairs[2 &* value &+ 1]
+        return start + 2
     }
 
     /// Half away from zero, as `rounded(.toNearestOrAwayFromZero)`, without a call to libm's round: the part cut off
@@ -223,8 +335,8 @@ public struct TemplateCursor {
 extension JSONWriter {
     /// Makes room for one template line of at most `maximum` bytes, then lets `body` write it through a cursor.
     public mutating func writeTemplate(maximum: Int, _ body: (inout TemplateCursor) -> Void) {
-        buffer.writeUnchecked(maximum: maximum) { start, end in
-            var cursor = TemplateCursor(next: start, end: end)
+        buffer.writeUnchecked(maximum: maximum) { start, end, memo in
+            var cursor = TemplateCursor(next: start, end: end, memo: memo)
             body(&cursor)
             return cursor.next - start
         }

@@ -50,18 +50,24 @@ public enum DispatchEventEncoder {
             } else {
                 line.literal(#","region":null"#)
             }
+            // x and y are kept for this line's local_x and local_y (the same Doubles when the region is at the
+            // origin), then for the finger's next prev_x and prev_y (the same Doubles as this x and y): a number
+            // reused only when bit-identical, so the bytes are the same either way (`NumberMemo`).
+            let fingerSlot = MemoSlot.finger(touch.finger)
             line.literal(#","x":"#)
-            line.hundredths(touch.location.x)
+            line.hundredths(touch.location.x, keepingIn: MemoSlot.lineX)
             line.literal(#","y":"#)
-            line.hundredths(touch.location.y)
+            line.hundredths(touch.location.y, keepingIn: MemoSlot.lineY)
             line.literal(#","local_x":"#)
-            line.hundredths(touch.local.x)
+            line.hundredths(touch.local.x, reusing: MemoSlot.lineX)
             line.literal(#","local_y":"#)
-            line.hundredths(touch.local.y)
+            line.hundredths(touch.local.y, reusing: MemoSlot.lineY)
             line.literal(#","prev_x":"#)
-            line.hundredths(touch.previous.x)
+            line.hundredths(touch.previous.x, reusing: fingerSlot)
             line.literal(#","prev_y":"#)
-            line.hundredths(touch.previous.y)
+            line.hundredths(touch.previous.y, reusing: fingerSlot + 1)
+            line.keep(MemoSlot.lineX, in: fingerSlot)
+            line.keep(MemoSlot.lineY, in: fingerSlot + 1)
             line.literal(#","dx":"#)
             line.hundredths(touch.translation.x)
             line.literal(#","dy":"#)
@@ -79,6 +85,13 @@ public enum DispatchEventEncoder {
         }
     }
 
+    /// The writer's memo slots: the last touch line's x and y, and two a finger (ids modulo 16 share one pair).
+    private enum MemoSlot {
+        static let lineX = 0
+        static let lineY = 1
+        static func finger(_ finger: FingerID) -> Int { 2 + 2 * Int(finger.rawValue & 15) }
+    }
+
     /// Gesture lines come with every `changed` of a drag or pinch: a template too.
     public static func encode(_ gesture: GestureEvent, region: InternedString, into writer: inout JSONWriter) {
         let strings = region.jsonCount + gesture.nameID.jsonCount
@@ -90,11 +103,12 @@ public enum DispatchEventEncoder {
             line.literal(kindField(gesture.kind))
             line.literal(stateField(gesture.event))
             line.literal(#","time_us":"#)
-            line.integer(gesture.time.microseconds)
+            line.integer(gesture.time.microseconds, memoIn: FingerEventEncoder.timeSlot)
+            // A one-finger gesture is where its finger's touch line, just before, put it.
             line.literal(#","x":"#)
-            line.hundredths(gesture.location.x)
+            line.hundredths(gesture.location.x, reusing: MemoSlot.lineX)
             line.literal(#","y":"#)
-            line.hundredths(gesture.location.y)
+            line.hundredths(gesture.location.y, reusing: MemoSlot.lineY)
             line.literal(#","fingers":"#)
             line.integer(Int64(gesture.fingers))
             switch gesture.kind {

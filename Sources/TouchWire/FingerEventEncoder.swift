@@ -63,8 +63,11 @@ public enum FingerEventEncoder {
         line.literal(#","slot":"#)
         line.integer(Int64(slot))
         line.literal(#","time_us":"#)
-        line.integer(time.microseconds)
+        line.integer(time.microseconds, memoIn: timeSlot)
     }
+
+    /// The writer's integer slot for the time: every line of a frame, and the frame's own, print the same.
+    static let timeSlot = 0
 
     /// The optional attributes, present only when the device reports them, inside a template-written line.
     public static func templateAttributes(_ contact: ContactState, into line: inout TemplateCursor) {
@@ -108,7 +111,7 @@ public enum FingerEventEncoder {
             line.literal(#"{"type":"frame","device":"#)
             line.string(device)
             line.literal(#","time_us":"#)
-            line.integer(time.microseconds)
+            line.integer(time.microseconds, memoIn: timeSlot)
             line.literal("}\n")
         }
     }
@@ -119,7 +122,7 @@ public enum FingerEventEncoder {
             line.literal(#"{"type":"frame","device":"#)
             line.string(device)
             line.literal(#","time_us":"#)
-            line.integer(time.microseconds)
+            line.integer(time.microseconds, memoIn: timeSlot)
             line.literal("}\n")
         }
     }

@@ -75,4 +75,94 @@ struct OutboundQueueTests {
         drained.flush { min($0.count, 35) }  // the socket takes 35 of 60: 25 left, at the low-water mark
         #expect(drained.byteCount == 25 && drained.isUnderLowWater && !drained.isOverHighWater)
     }
+
+    @Test("bytes leave in the order they came, through short writes, compaction past 64 KiB and coalescing")
+    func roundTrip() {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(state >> 33) % bound
+        }
+        // Essential lines only: none may be dropped, so what leaves is exactly what came, byte for byte.
+        var queue = OutboundQueue(limitBytes: 1 << 20)
+        var sent: [UInt8] = []
+        var received: [UInt8] = []
+        for round in 0..<3_000 {
+            let line = (0..<(1 + next(300))).map { UInt8(truncatingIfNeeded: round &+ $0) }
+            sent += line
+            #expect(queue.enqueue(line, kind: .essential) == .queued)
+            // The socket takes a little less than comes, so written bytes pile up to the compaction point.
+            queue.flush { raw in
+                let take = min(raw.count, next(320))
+                received += raw.prefix(take)
+                return take
+            }
+        }
+        queue.flush { raw in
+            received += raw
+            return raw.count
+        }
+        #expect(queue.isEmpty && received == sent)
+
+        // Over the limit, with the head partly written: the moves of one finger collapse to the newest, in order.
+        var small = OutboundQueue(limitBytes: 40)
+        let finger = OutboundQueue.Kind.move(finger: FingerKey(device: 0, finger: FingerID(1)))
+        _ = small.enqueue(Array("head-line\n".utf8), kind: .essential)
+        small.flush { _ in 5 }
+        for index in 0..<8 { _ = small.enqueue(Array("move-\(index)\n".utf8), kind: finger) }
+        var rest: [UInt8] = []
+        small.flush { raw in
+            rest += raw
+            return raw.count
+        }
+        #expect(String(decoding: rest, as: UTF8.self).hasPrefix("line\n") && small.droppedByCoalescing > 0)
+        #expect(String(decoding: rest, as: UTF8.self).hasSuffix("move-7\n"))
+    }
+
+    @Test("lines written straight into the queue leave as lines copied in do, through coalescing and overflow")
+    func writtenInPlace() {
+        var written = OutboundQueue(limitBytes: 120)
+        var copied = OutboundQueue(limitBytes: 120)
+        var outcomes: [(OutboundQueue.Outcome, OutboundQueue.Outcome)] = []
+        for index in 0..<60 {
+            let finger = OutboundQueue.Kind.move(finger: FingerKey(device: 0, finger: FingerID(UInt32(index % 3))))
+            let kind = index % 10 == 0 ? OutboundQueue.Kind.essential : finger
+            let value = Double(index) * 1.25 - 20
+            var line = JSONWriter()
+            line.writeTemplate(maximum: 64) {
+                $0.literal("{\"x\":"); $0.hundredths(value); $0.literal("}\n")
+            }
+            let inPlace = written.enqueueWritten { writer in
+                writer.writeTemplate(maximum: 64) { cursor in
+                    cursor.literal("{\"x\":")
+                    cursor.hundredths(value, keepingIn: 0)
+                    cursor.literal("}\n")
+                }
+                return kind
+            }
+            let copy = line.withUnsafeBytes { copied.enqueue($0, kind: kind) }
+            outcomes.append((inPlace, copy))
+            if index % 7 == 0 {
+                written.flush { $0.count / 2 }
+                copied.flush { $0.count / 2 }
+            }
+        }
+        #expect(outcomes.allSatisfy { $0.0 == $0.1 })
+        #expect(outcomes.contains { if case .coalesced = $0.0 { true } else { false } })
+        func drain(_ queue: inout OutboundQueue) -> [UInt8] {
+            var bytes: [UInt8] = []
+            queue.flush { raw in
+                bytes += raw
+                return raw.count
+            }
+            return bytes
+        }
+        #expect(drain(&written) == drain(&copied))
+        var tiny = OutboundQueue(limitBytes: 8)
+        let outcome = tiny.enqueueWritten { writer in
+            writer.element("a string longer than eight bytes")
+            return .essential
+        }
+        #expect(outcome == .overflow)
+    }
 }

@@ -36,6 +36,17 @@ struct HundredthsTests {
         }
     }
 
+    @Test("every hundredth from -10,000.02 to 10,000.02, and the halves around the coordinate path's bounds")
+    func coordinateRange() {
+        for hundredths in -1_000_002...1_000_002 where hundredths % 31 == 0 || abs(hundredths) % 10_000 < 3 {
+            let value = Double(hundredths) / 100
+            #expect(templated(value) == printed(value, general: true), "\(value)")
+        }
+        for value in [9999.995, -9999.995, 9999.994999, 99.995, 0.995, -0.005, 0.005, 999.995, 9.995, 10_000] {
+            #expect(templated(value) == printed(value, general: true), "\(value)")
+        }
+    }
+
     @Test("200,000 values across magnitudes: the fast path prints what the general path prints")
     func matchesGeneralPath() {
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15

@@ -106,3 +106,87 @@ struct TemplateEncodingTests {
         }
     }
 }
+
+/// Touch and gesture lines reuse numbers printed on earlier lines of the same writer (a finger's `x` for its next
+/// `prev_x`, `x` for `local_x`): through one writer they must be what a new writer prints for each line alone.
+@Suite("Touch lines through one writer")
+struct ReusedNumberTests {
+    /// The number after `"key":` in a line, as printed.
+    func field(_ key: String, in line: String) -> String? {
+        let text = Array(line.utf8)
+        let pattern = Array("\"\(key)\":".utf8)
+        guard pattern.count <= text.count else { return nil }
+        for start in 0...(text.count - pattern.count) where Array(text[start..<start + pattern.count]) == pattern {
+            let value = text[(start + pattern.count)...].prefix { $0 != UInt8(ascii: ",") && $0 != UInt8(ascii: "}") }
+            return String(decoding: value, as: UTF8.self)
+        }
+        return nil
+    }
+
+    @Test("twenty fingers (two to a memo slot) in a region at the origin and one elsewhere, with drags")
+    func manyFingers() throws {
+        let scene = try SceneLoader.parse(
+            #"""
+            {"size": [200, 100], "regions": [
+                {"id": "origin", "frame": [0, 0, 100, 100], "gestures": ["drag"]},
+                {"id": "right", "frame": [100, 0, 100, 100], "gestures": ["tap"]}]}
+            """#, file: "two.json")
+        let dispatcher = Dispatcher(scene: scene)
+        let device = DeviceTag(index: 1, name: "event1")
+        var state: UInt64 = 0x0123_4567_89AB_CDEF
+        func random(_ bound: Double) -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double(state >> 11) / Double(1 << 53) * bound
+        }
+        var shared = JSONWriter()
+        var touches = 0
+        var gestures = 0
+        var time: Int64 = 0
+        func send(_ phase: TouchPhase, finger: UInt32, x: Double, y: Double) {
+            time += 1_000
+            let event = FingerEvent(
+                phase: phase, finger: FingerID(finger), slot: Int32(finger % 10), time: EventTime(microseconds: time),
+                contact: ContactState(x: Int32(x), y: Int32(y)))
+            for dispatched in dispatcher.handle(
+                .finger(MappedFingerEvent(event: event, position: Point(x: x, y: y))), device: device)
+            {
+                shared.reset()
+                DispatchEventEncoder.encode(dispatched, into: &shared)
+                var alone = JSONWriter()
+                DispatchEventEncoder.encode(dispatched, into: &alone)
+                #expect(shared.bytes == alone.bytes)
+                let text = String(decoding: shared.bytes, as: UTF8.self)
+                switch dispatched {
+                case .touch(let touch):
+                    let values = [
+                        ("x", touch.location.x), ("local_x", touch.local.x), ("prev_x", touch.previous.x),
+                        ("y", touch.location.y), ("local_y", touch.local.y), ("prev_y", touch.previous.y),
+                    ]
+                    for (key, value) in values {
+                        #expect(field(key, in: text).flatMap { Double($0) } == (value * 100).rounded() / 100, "\(key)")
+                    }
+                    touches += 1
+                case .gesture(_, let gesture):
+                    #expect(field("x", in: text).flatMap { Double($0) } == (gesture.location.x * 100).rounded() / 100)
+                    #expect(field("y", in: text).flatMap { Double($0) } == (gesture.location.y * 100).rounded() / 100)
+                    gestures += 1
+                default: break
+                }
+            }
+        }
+        for round in 0..<60 {
+            for finger in UInt32(1)...20 {
+                // Down on the first round, then moves; some land on -0.0 or 0, some keep their y (prev_y is y).
+                let phase: TouchPhase = round == 0 ? .down : (round == 59 ? .up : .move)
+                let x = round % 7 == 3 ? (finger % 2 == 0 ? -0.0 : 0) : random(200)
+                send(phase, finger: finger, x: x, y: round % 5 == 2 ? 50 : random(100) - 0.005)
+            }
+        }
+        // One finger alone drags: its gesture lines are where its touch lines put it.
+        for step in 0..<30 {
+            let phase: TouchPhase = step == 0 ? .down : (step == 29 ? .up : .move)
+            send(phase, finger: 21, x: 10 + Double(step) * 1.37, y: 20 + Double(step % 4) * 0.5)
+        }
+        #expect(touches == 1_230 && gestures > 20)
+    }
+}
