@@ -122,8 +122,10 @@ if [ $LIVE = 1 ]; then
         -b /usr/libexec/libinput/libinput-debug-events -b evemu-device -b evemu-play -f /usr/share/libinput:/usr/share/libinput \
         -f "$(pwd)/Tests/vm:/vm" -f "$WORK/live:/touchd" -- /vm/guest-libinput.sh >/dev/null \
         || { echo "live run failed:" >&2; cat "$WORK/live-out/stdout" "$WORK/live-out/stderr" >&2 || true; exit 1; }
-    while read -r cpu label _ touchd_ms _ _ libinput_ms _ _ events _ seconds _; do
+    while read -r line; do
+        read -r cpu label _ touchd_ms _ _ libinput_ms _ _ events _ seconds _ <<< "$line"
         [ "$cpu" = cpu ] || continue
+        split=$(echo "$line" | awk '{for (i = 1; i < NF; i++) v[$i] = $(i + 1); printf "user %s + sys %s ms against %s + %s", v["user-touchd"], v["sys-touchd"], v["user-libinput"], v["sys-libinput"]}')
         case $label in
             fingers) what="synthetic, 10 fingers x 240 Hz" ;;
             n4) what="Nexus 4 recording, 3 plays" ;;
@@ -132,7 +134,7 @@ if [ $LIVE = 1 ]; then
         esac
         ratio=$(awk -v t="$touchd_ms" -v l="$libinput_ms" 'BEGIN{printf "%.2f", (l > 0) ? t / l : 0}')
         row 4 "live CPU vs libinput: $what" \
-            "touchd $touchd_ms ms, libinput $libinput_ms ms ($events events, $seconds s): ${ratio}x" "<= 0.5x libinput" \
+            "touchd $touchd_ms ms, libinput $libinput_ms ms ($events events, $seconds s): ${ratio}x; $split" "<= 0.5x libinput" \
             "$(verdict "$libinput_ms > 0 && $ratio <= 0.5")"
     done < "$WORK/live-out/stdout"
 else
