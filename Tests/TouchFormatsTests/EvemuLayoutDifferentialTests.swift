@@ -104,8 +104,8 @@ struct EvemuLayoutDifferentialTests {
         }
     }
 
-    @Test("20,000 generated lines, one file and each alone: the same events and skipped lines either way")
-    func generatedLinesAgree() {
+    @Test("20,000 generated lines, one file and each alone: the same events and skipped lines either way, streamed too")
+    func generatedLinesAgree() throws {
         var mix = Mix(state: 0x7475_6368_6473_3137)
         var layoutFile: [UInt8] = []
         var tabFile: [UInt8] = []
@@ -129,5 +129,20 @@ struct EvemuLayoutDifferentialTests {
         }
         #expect(Self.outcome(layoutFile) == Self.outcome(tabFile))
         #expect(expectedCount > 1_000)
+        // The streaming reader (lines crossing reads of 13 bytes, and whole in 4 KiB) reads them as the whole file.
+        let options = ReadOptions(skipBadLines: true)
+        for file in [layoutFile, tabFile] {
+            let whole = try EvemuReader.parse(file, file: "f", options: options)
+            for bufferSize in [13, 4096] {
+                let stream = try RecordingStream(
+                    input: RecordingInput(bytes: file, name: "f"), format: .evemu, options: options,
+                    bufferSize: bufferSize, batchSize: 100)
+                var events: [InputEvent] = []
+                try stream.forEachBatch { events += $0 }
+                #expect(events == whole.events, "buffer \(bufferSize)")
+                #expect(stream.info.skippedCount == whole.skipped.count)
+                #expect(stream.info.firstSkipped == whole.skipped.first)
+            }
+        }
     }
 }
