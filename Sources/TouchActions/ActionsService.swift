@@ -49,6 +49,8 @@ public final class ActionsService {
 
     /// Runs until SIGTERM or SIGINT (0), or until touchd refuses the file's regions (`configurationStatus`).
     public func run() throws(SystemError) -> Int32 {
+        // SIGCHLD must not be ignored (as it may be on entry), or no command would be seen to end.
+        Posix.reapsOwnChildren()
         // The signalfd first: SIGCHLD must be blocked before the first command starts, or its exit could be missed.
         signals = try SignalSource(
             loop: loop, signals: [Signal.terminate, Signal.interrupt, Signal.child]

@@ -246,7 +246,7 @@ enum EvemuEventLine {
         @inline(__always)
         private static func hex4(_ digits: UnsafePointer<UInt8>) -> UInt16? {
             let word = UInt32(littleEndian: UnsafeRawPointer(digits).loadUnaligned(as: UInt32.self))
-            // As in `sixDigits`: each byte 0x30...0x39.
+            // Each byte 0x30...0x39: its high nibble is 3, and stays 3 with 6 added (no carry leaves a byte).
             if word & 0xf0f0_f0f0 == 0x3030_3030 && (word &+ 0x0606_0606) & 0xf0f0_f0f0 == 0x3030_3030 {
                 // The first digit is the lowest byte: nibbles paired into bytes 0 and 2, then the pairs joined.
                 let nibbles = word & 0x0f0f_0f0f

@@ -34,6 +34,12 @@ extension Posix {
         return pid
     }
 
+    /// Makes this process the one that reaps its children (`reapChild`): a parent that ignored SIGCHLD passes that
+    /// on across exec, and then the kernel reaps each child itself, sends no SIGCHLD, and waitpid finds none.
+    public static func reapsOwnChildren() {
+        _ = Glibc.signal(SIGCHLD, SIG_DFL)
+    }
+
     /// One child that has ended, reaped; nil when none has (or there are no children).
     public static func reapChild() -> (pid: Int32, exit: ChildExit)? {
         var pid: Int32 = 0

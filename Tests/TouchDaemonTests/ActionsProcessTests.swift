@@ -238,6 +238,36 @@ final class ActionsProcessTests {
         #expect(logLines.contains { $0.contains("pid \(leader) ended after") && $0.contains("signal 9") })
     }
 
+    /// A parent may start touchd-actions with SIGCHLD ignored (kept across exec): the kernel then reaps the commands
+    /// itself, no SIGCHLD arrives and waitpid finds none, so an ended command stayed "running" for good (its slot
+    /// never freed, its long-gone group signalled at the timeout and the stop, the stop waiting killAfterMs + 1 s).
+    @Test("started with SIGCHLD ignored, touchd-actions still sees its commands end")
+    func inheritedIgnoredChildSignal() throws {
+        let daemon = try daemon()
+        defer { daemon.stop() }
+        let log = directory + "/actions.log"
+        try """
+        {"regions": [\(Self.screenRegion)], "commands": {"timeoutMs": 0, "killAfterMs": 400},
+         "rules": [{"region": "screen", "gesture": "swipe", "shell": true, "run": "echo ran >> '\(marker)'"}]}
+        """.write(toFile: directory + "/actions.json", atomically: true, encoding: .utf8)
+        // env(1) of coreutils 9 sets the disposition and execs: the process is touchd-actions itself.
+        let process = try DaemonProcess.start(
+            "/usr/bin/env",
+            [
+                "--ignore-signal=CHLD", touchdActions, "--actions", directory + "/actions.json", "--socket",
+                daemon.socket, "--log-level", "debug",
+            ], stdout: directory + "/actions.out", stderr: log)
+        defer { if process.isRunning { process.terminate() } }
+        #expect(waitFor(seconds: 30) { !lines(marker).isEmpty })
+        #expect(
+            waitFor(seconds: 5) { lines(log).contains { $0.contains("ended after") && $0.hasSuffix("exit status 0") } },
+            "\(lines(log))")
+        kill(process.processIdentifier, SIGTERM)
+        #expect(waitForExit(process))
+        #expect(process.terminationStatus == 0)
+        #expect(!lines(log).contains { $0.contains("SIGKILL") || $0.contains("still running") }, "\(lines(log))")
+    }
+
     /// Processes of a process group that have not ended (zombies, reaped by no one here, are not counted).
     static func liveMembers(ofGroup group: Int32) -> Int {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
