@@ -110,21 +110,25 @@ struct EvemuReaderTests {
         #expect(text.contains("E: 0.000002 0003 0035 0036\t"))
     }
 
+    /// One line read by the whole-file reader: its events, or its error.
+    func outcome(_ line: [UInt8]) -> Result<[InputEvent], RecordingError> {
+        Result { () throws(RecordingError) in try EvemuReader.parse(line, file: "f").events }
+    }
+
+    /// An outcome as text, errors by kind and field (their columns differ with the spacing).
+    func summary(_ result: Result<[InputEvent], RecordingError>) -> String {
+        switch result {
+        case .success(let events): "\(events)"
+        case .failure(let error): "\(error.kind) \(error.field ?? "-")"
+        }
+    }
+
     @Test(
         "the layout (read a word at a time) and other spacing read alike: fraction and code digits, values of any length"
     )
     func layoutAgreesWithOtherSpacing() throws {
         // A second blank after `E:` takes the line off the fixed layout, to the general reading. Errors are compared
         // by kind and field: a column differs by the blank.
-        func outcome(_ line: [UInt8]) -> Result<[InputEvent], RecordingError> {
-            Result { () throws(RecordingError) in try EvemuReader.parse(line, file: "f").events }
-        }
-        func summary(_ result: Result<[InputEvent], RecordingError>) -> String {
-            switch result {
-            case .success(let events): "\(events)"
-            case .failure(let error): "\(error.kind) \(error.field ?? "-")"
-            }
-        }
         let fraction = Array("345678".utf8)
         for position in fraction.indices {
             for byte in Array("/0579:aA #".utf8) + [0x00, 0x7f, 0xb9] {
@@ -173,15 +177,6 @@ struct EvemuReaderTests {
         "the layout's seconds and values (read eight bytes at a time) read as the general path reads them, whatever follows"
     )
     func layoutWordsAgreeWithOtherSpacing() throws {
-        func outcome(_ line: [UInt8]) -> Result<[InputEvent], RecordingError> {
-            Result { () throws(RecordingError) in try EvemuReader.parse(line, file: "f").events }
-        }
-        func summary(_ result: Result<[InputEvent], RecordingError>) -> String {
-            switch result {
-            case .success(let events): "\(events)"
-            case .failure(let error): "\(error.kind) \(error.field ?? "-")"
-            }
-        }
         // Seconds of 1 to 20 digits (8 and more are read a digit at a time; 19 overflow), leading zeros, a stray
         // byte in place of a digit.
         var secondsTexts: [String] = []
