@@ -1,4 +1,5 @@
 import TouchCore
+import TouchJSON
 import TouchWire
 
 /// One connected client as the engine knows it: who it is, what it may do and subscribed to, its partial input
@@ -57,6 +58,14 @@ final class ClientState {
     ) -> OutboundQueue.Outcome {
         if queue.isEmpty { lastDrained = now }
         return queue.enqueue(bytes, kind: kind)
+    }
+
+    /// Queues the line `write` appends straight to the queued bytes (`OutboundQueue.enqueueWritten`), the wait for
+    /// the client to read starting as `enqueue` starts it.
+    @inline(__always)
+    func enqueueWritten(at now: EventTime, _ write: (inout JSONWriter) -> OutboundQueue.Kind) -> OutboundQueue.Outcome {
+        if queue.isEmpty { lastDrained = now }
+        return queue.enqueueWritten(write)
     }
 
     /// Everything still queued, then `goodbye`: the last bytes the adapter writes before it closes the socket.

@@ -53,9 +53,7 @@ extension Engine {
         for position in events.indices {
             // Closed on the way (overflow): the rest is not for it, as `enqueue` skips it.
             guard !client.isClosed else { return }
-            // As `ClientState.enqueue`: the wait for the client to read starts with a line into an empty queue.
-            if client.queue.isEmpty { client.lastDrained = now }
-            let outcome = client.queue.enqueueWritten { line in encode(events, at: position, into: &line) }
+            let outcome = client.enqueueWritten(at: now) { line in encode(events, at: position, into: &line) }
             settle(outcome, for: client)
         }
     }
