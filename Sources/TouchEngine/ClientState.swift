@@ -35,7 +35,7 @@ final class ClientState {
     var flushRequested = false
     /// Ids of the regions it added with `transient`: removed when it closes.
     var transientRegions: [String] = []
-    /// Disconnected: the engine has forgotten it (checked in the fan-out's loop, cheaper than a lookup).
+    /// Disconnected, or the engine shut down: the engine has forgotten it (checked in the fan-out's loop, cheaper than a lookup).
     var isClosed = false
 
     init(

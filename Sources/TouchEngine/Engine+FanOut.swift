@@ -9,7 +9,7 @@ extension Engine {
         guard !dispatchBuffer.isEmpty else { return }
         if let observer { for event in dispatchBuffer { observer(.dispatched(event)) } }
         broadcast(dispatchBuffer)
-        dispatchBuffer.removeAll(keepingCapacity: true)
+        dispatchBuffer.removeAllKeepingStorage()
     }
 
     /// Encodes each event once and copies its bytes into the queue of every subscriber whose filter admits it.

@@ -43,6 +43,8 @@ public final class Engine {
     private var lastProcessed: DeviceState?
     var deviceIndices = DeviceIndices()
     var clients: [ClientID: ClientState] = [:]
+    /// The client `connectedClient(_:)` last found (`Engine+Clients.swift`).
+    var lastFoundClient: ClientState?
     /// Subscribed clients in order of connection: the fan-out's list, kept so no event filters the dictionary.
     var subscribers: [ClientState] = []
     var nextClientID = 1
@@ -97,7 +99,7 @@ public final class Engine {
     /// own array and emptying it with its capacity kept made a new array for every input).
     public func takeEffects(into taken: inout [EngineEffect]) {
         if !closedTransientRegions.isEmpty { removeClosedTransientRegions() }
-        taken.removeAll(keepingCapacity: true)
+        taken.removeAllKeepingStorage()
         swap(&taken, &effects)
     }
 
@@ -144,8 +146,10 @@ public final class Engine {
         let goodbye = ServerMessages.goodbye(code: "shutdown", message: "touchd is stopping")
         for client in clients.values.sorted(by: { $0.id < $1.id }) {
             effects.append(.close(client.id, finalBytes: client.takeAll(then: goodbye)))
+            client.isClosed = true
         }
         clients.removeAll()
+        lastFoundClient = nil
         subscribers.removeAll()
     }
 }

@@ -114,6 +114,11 @@ public struct OutboundQueue {
 
     private mutating func consume(_ count: Int) {
         written += count
+        // All of it written (the usual flush): no line is left to count or keep, whatever their kinds.
+        if isEmpty {
+            empty()
+            return
+        }
         while head < entries.count && entries[head].end <= written {
             if entries[head].kind != .reply { eventByteCount -= entries[head].length }
             head += 1
@@ -127,15 +132,17 @@ public struct OutboundQueue {
             entries[head].length -= writtenPart
             headIsPartlyWritten = true
         }
-        if isEmpty {
-            buffer.reset()
-            entries.removeAll(keepingCapacity: true)
-            written = 0
-            head = 0
-            headIsPartlyWritten = false
-        } else if written >= 64 * 1024 && written * 2 >= buffer.count {
-            compact()
-        }
+        if written >= 64 * 1024 && written * 2 >= buffer.count { compact() }
+    }
+
+    /// Forgets every line, all written, keeping the room.
+    private mutating func empty() {
+        buffer.reset()
+        entries.removeAllKeepingStorage()
+        written = 0
+        head = 0
+        headIsPartlyWritten = false
+        eventByteCount = 0
     }
 
     /// Moves the unwritten bytes to the front, so a client that is always a little behind does not grow the buffer.

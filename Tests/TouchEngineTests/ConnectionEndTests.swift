@@ -21,6 +21,30 @@ struct ConnectionEndTests {
         #expect(harness.engine.clientCount == 0)
     }
 
+    /// The engine keeps the client it last looked up by id (`Engine.connectedClient`): once that client is gone its
+    /// id must reach nothing, while another client's id still reaches that client.
+    @Test("a lost client's id, though last looked up, reaches nothing; another client's still reaches it")
+    func lostClientIsForgotten() throws {
+        let harness = EngineHarness()
+        let lost = try harness.client()
+        let other = try harness.client()
+        harness.send(#"{"op":"ping","id":1}"#, from: lost)
+        #expect(harness.engine.wantsInput(from: lost))
+        harness.connectionLost(lost)
+        #expect(!harness.engine.wantsInput(from: lost))
+        harness.engine.receive(ArraySlice(#"{"op":"ping","id":2}"#.utf8 + [10]), from: lost, at: harness.now)
+        harness.engine.inputEnded(from: lost, at: harness.now)
+        var flushed = false
+        harness.engine.flush(lost, at: harness.now) { raw in
+            flushed = true
+            return .wrote(raw.count)
+        }
+        #expect(!flushed)
+        #expect(!harness.engine.hasEffects)
+        #expect(harness.request(#"{"op":"ping","id":3}"#, from: other).map(\.idSource) == ["3"])
+        #expect(harness.engine.clientCount == 1)
+    }
+
     /// The half-closed client does not read at first: the connection must stay until its replies are out. With 3
     /// pings the end-of-file is read at once, while the replies wait; with 300 the replies pass half the queue,
     /// reading stops, and the end-of-file is read only once they drain.
