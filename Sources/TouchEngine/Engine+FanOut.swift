@@ -88,7 +88,12 @@ extension Engine {
         case .gesture(let region, let gesture):
             DispatchEventEncoder.encode(gesture, region: region, into: &line)
             return .of(gesture, region: region)
-        case .regionMoved, .regionScrolled, .frame:
+        case .frame(let device, let time):
+            // Straight to the frame's printer, as `DispatchEventEncoder.encode` would: handing it the whole event
+            // copied its 197 bytes twice more, for one of the commonest lines.
+            FingerEventEncoder.encodeFrame(time: time, device: device, into: &line)
+            return .essential
+        case .regionMoved, .regionScrolled:
             DispatchEventEncoder.encode(events[position], into: &line)
             return .essential
         }

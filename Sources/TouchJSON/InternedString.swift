@@ -16,6 +16,9 @@ public struct InternedString: Hashable, @unchecked Sendable, CustomStringConvert
         let string: String
         /// The string as a JSON value: between quotes, escaped as `JSONWriter` escapes it.
         @usableFromInline let json: UnsafeBufferPointer<UInt8>
+        /// `json.count` rounded up to a multiple of 16: the bytes allocated from `json.baseAddress`, zeros past the
+        /// JSON, so a template line may copy the JSON sixteen bytes at a time (`TemplateCursor.string(_:)`).
+        @usableFromInline let paddedCount: Int
     }
 
     /// Every entry made so far, by its string's UTF-8 bytes: `String` keys compare by canonical equivalence, so an
@@ -32,7 +35,8 @@ public struct InternedString: Hashable, @unchecked Sendable, CustomStringConvert
         entry = Self.table.withLock { table in
             if let known = table[key] { return known.entry }
             let made = UnsafeMutablePointer<Entry>.allocate(capacity: 1)
-            made.initialize(to: Entry(string: string, json: Self.encode(string)))
+            let json = Self.encode(string)
+            made.initialize(to: Entry(string: string, json: json, paddedCount: Self.padded(json.count)))
             table[key] = Address(entry: made)
             return UnsafePointer(made)
         }
@@ -60,13 +64,19 @@ public struct InternedString: Hashable, @unchecked Sendable, CustomStringConvert
     @inlinable
     public func hash(into hasher: inout Hasher) { hasher.combine(UnsafeRawPointer(entry)) }
 
+    private static func padded(_ count: Int) -> Int { (count + 15) & ~15 }
+
+    /// The JSON form in memory of its own, `padded(count)` bytes long, zeros after the JSON.
     private static func encode(_ string: String) -> UnsafeBufferPointer<UInt8> {
         var writer = JSONWriter(capacity: string.utf8.count * 6 + 2)
         writer.element(string)
         return writer.withUnsafeBytes { raw in
-            let copy = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: raw.count)
-            _ = copy.initialize(from: raw)
-            return UnsafeBufferPointer(copy)
+            let copy = UnsafeMutablePointer<UInt8>.allocate(capacity: padded(raw.count))
+            copy.initialize(repeating: 0, count: padded(raw.count))
+            if let source = raw.baseAddress {
+                copy.update(from: source.assumingMemoryBound(to: UInt8.self), count: raw.count)
+            }
+            return UnsafeBufferPointer(start: copy, count: raw.count)
         }
     }
 }

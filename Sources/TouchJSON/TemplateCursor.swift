@@ -22,12 +22,36 @@ public struct TemplateCursor {
     public mutating func literal(_ text: StaticString) {
         text.withUTF8Buffer { bytes in
             precondition(end - next >= bytes.count, "template line longer than its reserved room")
-            if let source = bytes.baseAddress { next.update(from: source, count: bytes.count) }
+            // A copy, not `update(from:count:)`, which tests whether the two overlap: a literal is in the binary,
+            // the line in the writer's buffer. With the literal's address and length known here, the copy is a
+            // store or two.
+            if let source = bytes.baseAddress {
+                UnsafeMutableRawPointer(next).copyMemory(from: source, byteCount: bytes.count)
+            }
             next += bytes.count
         }
     }
 
+    /// Small numbers (a slot, a finger, a tap count: several a line) are written here, with no call.
+    @inlinable @inline(__always)
     public mutating func integer(_ value: Int64) {
+        let small = UInt64(bitPattern: value)
+        guard small < 100 else { return printInteger(value) }
+        precondition(end - next >= 2, "template line longer than its reserved room")
+        if small < 10 {
+            next.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: small)
+            next += 1
+        } else {
+            let pairs = Self.digitPairs.utf8Start
+            let pair = 2 &* Int(truncatingIfNeeded: small)
+            next[0] = pairs[pair]
+            next[1] = pairs[pair &+ 1]
+            next += 2
+        }
+    }
+
+    @usableFromInline
+    mutating func printInteger(_ value: Int64) {
         room(for: Self.numberBytes)
         next = Self.writeInteger(value.magnitude, negative: value < 0, at: next)
     }
@@ -224,11 +248,30 @@ public struct TemplateCursor {
         }
     }
 
-    /// An interned string's JSON form, made when it was interned: a copy, like a literal.
+    /// An interned string's JSON form, made when it was interned: a copy, like a literal, sixteen bytes at a time
+    /// (ids are short: a call to memmove cost more than the copy). The entry holds `paddedCount` bytes, so every
+    /// load is inside it; what is past the JSON is stored inside the room, tested for as many, and left out by not
+    /// counting it. A room too short for the padding (never a whole event line's) takes the exact copy.
     @inlinable @inline(__always)
     public mutating func string(_ value: InternedString) {
         let json = value.entry.pointee.json
-        precondition(end - next >= json.count, "template line longer than its reserved room")
+        let padded = value.entry.pointee.paddedCount
+        guard end - next >= padded, let source = json.baseAddress else { return exactly(json) }
+        let from = UnsafeRawPointer(source)
+        let to = UnsafeMutableRawPointer(next)
+        var offset = 0
+        repeat {
+            to.storeBytes(
+                of: from.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self), toByteOffset: offset,
+                as: SIMD16<UInt8>.self)
+            offset &+= 16
+        } while offset < padded
+        next += json.count
+    }
+
+    @usableFromInline
+    mutating func exactly(_ json: UnsafeBufferPointer<UInt8>) {
+        room(for: json.count)
         if let source = json.baseAddress { next.update(from: source, count: json.count) }
         next += json.count
     }
@@ -325,7 +368,7 @@ public struct TemplateCursor {
     }
 
     /// "00" to "99", one after the other: a static string's bytes are in the binary, read with no initialization.
-    private static let digitPairs: StaticString = """
+    @usableFromInline static let digitPairs: StaticString = """
         00010203040506070809101112131415161718192021222324252627282930313233343536373839\
         40414243444546474849505152535455565758596061626364656667686970717273747576777879\
         8081828384858687888990919293949596979899

@@ -30,6 +30,35 @@ struct InternedStringTests {
         }
     }
 
+    /// A template line copies an interned JSON sixteen bytes at a time, padding included, when its room allows,
+    /// and exactly otherwise: the bytes after each copy must be the next field's, never the padding.
+    @Test("ids of every length up to 40, clean and escaped, one after another in a line, print as the writer's")
+    func everyLengthInALine() {
+        for length in 0...40 {
+            let clean = String(repeating: "r", count: length)
+            let escaped = String(repeating: "\"", count: length / 2) + String(repeating: "x", count: length % 7)
+            for value in [clean, escaped] {
+                let interned = InternedString(value)
+                var general = JSONWriter()
+                general.beginArray()
+                general.element(value)
+                general.element(value)
+                general.endArray()
+                for room in [1536 + 6 * interned.jsonCount, 2 * interned.jsonCount + 3] {
+                    var templated = JSONWriter()
+                    templated.writeTemplate(maximum: room) { line in
+                        line.literal("[")
+                        line.string(interned)
+                        line.literal(",")
+                        line.string(interned)
+                        line.literal("]")
+                    }
+                    #expect(templated.bytes == general.bytes, "\(value.debugDescription) in \(room) bytes")
+                }
+            }
+        }
+    }
+
     @Test("interned from many threads at once, each string still has one entry")
     func concurrentInterning() async {
         let names = (0..<64).map { "concurrent-\($0)" }

@@ -29,4 +29,19 @@ struct TemplateIntegerTests {
             #expect(templated(value) == String(value), "\(value)")
         }
     }
+
+    /// Under 100 a number is written without a call (one digit, or a pair from the table); around that bound,
+    /// and below zero, it must print as the general path does.
+    @Test("each value from -1000 to 1000, in one line after a literal, prints as String(value)")
+    func smallValuesInALine() {
+        for value in Int64(-1000)...1000 {
+            var writer = JSONWriter()
+            writer.writeTemplate(maximum: 64) { line in
+                line.literal(#"{"n":"#)
+                line.integer(value)
+                line.literal("}")
+            }
+            #expect(String(decoding: writer.bytes, as: UTF8.self) == #"{"n":\#(value)}"#, "\(value)")
+        }
+    }
 }
