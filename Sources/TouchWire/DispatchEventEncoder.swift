@@ -100,8 +100,8 @@ public enum DispatchEventEncoder {
             line.string(region)
             line.literal(#","gesture":"#)
             line.string(gesture.nameID)
-            line.literal(kindField(gesture.kind))
-            line.literal(stateField(gesture.event))
+            kindField(gesture.kind, into: &line)
+            stateField(gesture.event, into: &line)
             line.literal(#","time_us":"#)
             line.integer(gesture.time.microseconds, memoIn: FingerEventEncoder.timeSlot)
             // A one-finger gesture is where its finger's touch line, just before, put it.
@@ -143,26 +143,30 @@ public enum DispatchEventEncoder {
         }
     }
 
-    private static func kindField(_ kind: GestureKind) -> StaticString {
+    /// Each case writes its own literal, whose length is known where it is copied (a few stores); a literal
+    /// chosen first and copied after had its length known only at run time, a call to memcpy.
+    @inline(__always)
+    private static func kindField(_ kind: GestureKind, into line: inout TemplateCursor) {
         switch kind {
-        case .tap: #","kind":"tap""#
-        case .longPress: #","kind":"long-press""#
-        case .drag: #","kind":"drag""#
-        case .longPressDrag: #","kind":"long-press-drag""#
-        case .swipe: #","kind":"swipe""#
-        case .pinch: #","kind":"pinch""#
-        case .rotate: #","kind":"rotate""#
+        case .tap: line.literal(#","kind":"tap""#)
+        case .longPress: line.literal(#","kind":"long-press""#)
+        case .drag: line.literal(#","kind":"drag""#)
+        case .longPressDrag: line.literal(#","kind":"long-press-drag""#)
+        case .swipe: line.literal(#","kind":"swipe""#)
+        case .pinch: line.literal(#","kind":"pinch""#)
+        case .rotate: line.literal(#","kind":"rotate""#)
         }
     }
 
-    private static func stateField(_ state: GestureEventKind) -> StaticString {
+    @inline(__always)
+    private static func stateField(_ state: GestureEventKind, into line: inout TemplateCursor) {
         switch state {
-        case .pressing: #","state":"pressing""#
-        case .began: #","state":"began""#
-        case .changed: #","state":"changed""#
-        case .ended: #","state":"ended""#
-        case .failed: #","state":"failed""#
-        case .cancelled: #","state":"cancelled""#
+        case .pressing: line.literal(#","state":"pressing""#)
+        case .began: line.literal(#","state":"began""#)
+        case .changed: line.literal(#","state":"changed""#)
+        case .ended: line.literal(#","state":"ended""#)
+        case .failed: line.literal(#","state":"failed""#)
+        case .cancelled: line.literal(#","state":"cancelled""#)
         }
     }
 }
