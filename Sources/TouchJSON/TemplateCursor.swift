@@ -32,20 +32,34 @@ public struct TemplateCursor {
         }
     }
 
-    /// Small numbers (a slot, a finger, a tap count: several a line) are written here, with no call.
+    /// Numbers under 10,000 (a slot, a finger, a tap count, a raw coordinate: several a line) are written here,
+    /// one or two pairs of digits, with no call.
     @inlinable @inline(__always)
     public mutating func integer(_ value: Int64) {
         let small = UInt64(bitPattern: value)
-        guard small < 100 else { return printInteger(value) }
-        precondition(end - next >= 2, "template line longer than its reserved room")
-        if small < 10 {
-            next.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: small)
+        guard small < 10_000 else { return printInteger(value) }
+        precondition(end - next >= 4, "template line longer than its reserved room")
+        let number = Int(truncatingIfNeeded: small)
+        guard number >= 100 else { return belowHundred(number) }
+        let high = number / 100
+        belowHundred(high)
+        let pair = 2 &* (number &- high &* 100)
+        let pairs = Self.digitPairs.utf8Start
+        next[0] = pairs[pair]
+        next[1] = pairs[pair &+ 1]
+        next += 2
+    }
+
+    /// One digit, or two from the table of pairs, for `number` in 0..<100, in room the caller tested.
+    @inlinable @inline(__always)
+    mutating func belowHundred(_ number: Int) {
+        if number < 10 {
+            next.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: number)
             next += 1
         } else {
             let pairs = Self.digitPairs.utf8Start
-            let pair = 2 &* Int(truncatingIfNeeded: small)
-            next[0] = pairs[pair]
-            next[1] = pairs[pair &+ 1]
+            next[0] = pairs[2 &* number]
+            next[1] = pairs[2 &* number &+ 1]
             next += 2
         }
     }

@@ -30,11 +30,11 @@ struct TemplateIntegerTests {
         }
     }
 
-    /// Under 100 a number is written without a call (one digit, or a pair from the table); around that bound,
-    /// and below zero, it must print as the general path does.
-    @Test("each value from -1000 to 1000, in one line after a literal, prints as String(value)")
+    /// Under 10,000 a number is written without a call (one or two pairs of digits from the table); around that
+    /// bound and the hundreds, and below zero, it must print as the general path does.
+    @Test("each value from -10,100 to 10,100, in one line after a literal, prints as String(value)")
     func smallValuesInALine() {
-        for value in Int64(-1000)...1000 {
+        for value in Int64(-10_100)...10_100 {
             var writer = JSONWriter()
             writer.writeTemplate(maximum: 64) { line in
                 line.literal(#"{"n":"#)
