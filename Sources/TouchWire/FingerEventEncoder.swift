@@ -46,6 +46,8 @@ public enum FingerEventEncoder {
         templateFinger(finger, slot: slot, time: time, into: &line)
     }
 
+    /// Inlined into the line's template, like `templateFinger`: as calls they stored the cursor and loaded it back.
+    @inline(__always)
     private static func typeAndDeviceKey(_ phase: TouchPhase, into line: inout TemplateCursor) {
         switch phase {
         case .down: line.literal(#"{"type":"down","device":"#)
@@ -55,6 +57,7 @@ public enum FingerEventEncoder {
         }
     }
 
+    @inline(__always)
     private static func templateFinger(
         _ finger: FingerID, slot: Int32, time: EventTime, into line: inout TemplateCursor
     ) {
