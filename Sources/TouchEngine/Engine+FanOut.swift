@@ -16,22 +16,23 @@ extension Engine {
     func broadcast(_ events: [DispatchEvent]) {
         // Nothing to encode when nobody listens (clients that only made requests get no events).
         guard !events.isEmpty, !subscribers.isEmpty else { return }
-        // Subscribers without a filter (the usual case) need only the queue kind: the whole route, with its strings,
-        // cost more per event than encoding a frame line.
-        let filtering = subscribers.contains { !$0.admitsEverything }
-        // The line is written in a local writer, moved out of `writer` and back: copying a stored property's bytes
-        // into each queue retained and released its buffer for every event.
-        guard var line = writer.take() else { preconditionFailure("broadcast re-entered") }
-        defer { writer = line }
         // The subscribers as they are now: reading a client from this local array retains nothing, where reading
         // `subscribers` retained each for every event. The array keeps them alive; one disconnected on the way
         // (overflow) is marked closed and skipped, as its removal from `subscribers` skipped it.
         let current = subscribers
-        // One subscriber that takes everything (the usual daemon): each line is encoded straight into its queue.
-        if !filtering && current.count == 1 {
+        // One subscriber that takes everything (the usual daemon): each line is encoded straight into its queue,
+        // before anything the other paths need (the engine's line, the filter test) is looked at.
+        if current.count == 1 && current[0].admitsEverything {
             enqueueEncoded(events, to: current[0])
             return
         }
+        // Subscribers without a filter (the usual case) need only the queue kind: the whole route, with its strings,
+        // cost more per event than encoding a frame line.
+        let filtering = current.contains { !$0.admitsEverything }
+        // The line is written in a local writer, moved out of `writer` and back: copying a stored property's bytes
+        // into each queue retained and released its buffer for every event.
+        guard var line = writer.take() else { preconditionFailure("broadcast re-entered") }
+        defer { writer = line }
         // By position, not `for event in events`, which copied each event (its strings retained and released).
         for position in events.indices {
             line.reset()
