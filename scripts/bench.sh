@@ -4,7 +4,7 @@
 #   scripts/bench.sh            full run, rows 1-3 and 5-7 (about 3 minutes here, builds aside)
 #   scripts/bench.sh --smoke    small sizes, no callgrind, no VM: CI runs this so the benchmarks keep working (10 s)
 #   scripts/bench.sh --live     the full run, plus row 4: touchd against libinput on a real kernel (qemu; about
-#                               2 more minutes)
+#                               2 more minutes, and about 8 more for the same streams under callgrind)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SMOKE=0
@@ -137,6 +137,27 @@ if [ $LIVE = 1 ]; then
             "touchd $touchd_ms ms, libinput $libinput_ms ms ($events events, $seconds s): ${ratio}x; $split" "<= 0.5x libinput" \
             "$(verdict "$libinput_ms > 0 && $ratio <= 0.5")"
     done < "$WORK/live-out/stdout"
+    # The same streams with both readers under callgrind in the guest: instructions an event, which TCG's uneven
+    # cost per instruction (floating point and atomics are emulated in helpers) does not enter. Each stream runs
+    # without playback too; the difference is the playback's.
+    mkdir -p "$WORK/cg-bin"
+    objcopy --strip-debug "$TOUCHD" "$WORK/cg-bin/touchd" # valgrind 3.19 cannot read Swift 6's DWARF 5
+    bash ../shared/vm/vmrun.sh -q -t 1500 -o "$WORK/cg-out" --udev -b "$WORK/cg-bin/touchd" \
+        -b "$(pwd)/.build/release/touchctl" -b /usr/libexec/libinput/libinput-debug-events -b evemu-device \
+        -b evemu-play -b /usr/bin/valgrind.bin -f /usr/libexec/valgrind:/usr/libexec/valgrind \
+        -f /usr/share/libinput:/usr/share/libinput -f "$(pwd)/Tests/vm:/vm" -f "$WORK/live:/touchd" \
+        -- /vm/guest-callgrind.sh >/dev/null \
+        || { echo "live callgrind run failed:" >&2; cat "$WORK/cg-out/stdout" "$WORK/cg-out/stderr" >&2 || true; exit 1; }
+    awk '$1 == "instructions" {
+            for (i = 2; i < NF; i++) v[$i] = $(i + 1)
+            if (v["plays"] == 0) { t0[$2] = v["touchd"]; l0[$2] = v["libinput"]; next }
+            printf "%s %s %.0f %.0f\n", $2, v["events"], (v["touchd"] - t0[$2]) / v["events"], (v["libinput"] - l0[$2]) / v["events"]
+        }' "$WORK/cg-out/stdout" > "$WORK/cg-rows"
+    while read -r label events touchd_ir libinput_ir; do
+        ratio=$(awk -v t="$touchd_ir" -v l="$libinput_ir" 'BEGIN{printf "%.2f", (l > 0) ? t / l : 0}')
+        row "" "live instructions/event vs libinput (callgrind in VM): $label" \
+            "touchd $touchd_ir, libinput $libinput_ir ($events events): ${ratio}x" "" ""
+    done < "$WORK/cg-rows"
 else
     row 4 "live CPU vs libinput (VM)" "not run: scripts/bench.sh --live" "<= 0.5x libinput" "-"
 fi

@@ -8,10 +8,11 @@ import TouchWire
 public struct EventRoute: Equatable, Sendable {
     public var kind: EventKind
     public var scope: RegionScope
-    public var device: String?
+    /// Interned as the event carries it, so making a route copies no string (see `Subscription.admits(_:)` below).
+    public var device: InternedString?
     public var queueKind: OutboundQueue.Kind
 
-    public init(kind: EventKind, scope: RegionScope, device: String?, queueKind: OutboundQueue.Kind) {
+    public init(kind: EventKind, scope: RegionScope, device: InternedString?, queueKind: OutboundQueue.Kind) {
         self.kind = kind
         self.scope = scope
         self.device = device
@@ -22,20 +23,20 @@ public struct EventRoute: Equatable, Sendable {
         switch event {
         case .touch(let touch):
             kind = .touch
-            scope = touch.region.map(RegionScope.region) ?? .unassigned
-            device = touch.device
+            scope = touch.regionID.map(RegionScope.region) ?? .unassigned
+            device = touch.deviceID
         case .gesture(let id, _):
             kind = .gesture
-            scope = .region(id.string)
+            scope = .region(id)
             device = nil
         case .regionMoved(let id, _, _), .regionScrolled(let id, _, _):
             kind = .region
-            scope = .region(id.string)
+            scope = .region(id)
             device = nil
         case .frame(let name, _):
             kind = .frame
             scope = .none
-            device = name.string
+            device = name
         }
         queueKind = Self.queueKind(of: event)
     }
@@ -62,5 +63,8 @@ extension OutboundQueue.Kind {
 }
 
 extension Subscription {
-    public func admits(_ route: EventRoute) -> Bool { admits(route.kind, scope: route.scope, device: route.device) }
+    /// The device's name is made a string only for a subscription that filters devices.
+    public func admits(_ route: EventRoute) -> Bool {
+        admits(route.kind, scope: route.scope, device: devices.isEmpty ? nil : route.device?.string)
+    }
 }

@@ -37,36 +37,61 @@ public struct Readiness: OptionSet, Sendable {
 public final class EventLoop {
     public typealias Handler = (Readiness) -> Void
 
+    private struct Registration {
+        let fd: Int32
+        let token: UInt64
+        let handler: Handler
+    }
+
     private let epollFD: Int32
-    private var handlers: [UInt64: (fd: Int32, handler: Handler)] = [:]
-    private var nextToken: UInt64 = 1
+    /// Registrations by slot, found from a ready descriptor's token without hashing (the loop looks one up for
+    /// every wake-up). A token is its registration's number (never reused) above its slot's index, so the token of
+    /// a removed registration matches nothing, even once its slot is reused.
+    private var slots: [Registration?] = []
+    private var freeSlots: [Int] = []
+    private var registrations: UInt64 = 0
     public private(set) var isRunning = false
     private var stopRequested = false
     /// Wake-ups that dispatched at least one handler (for the idle measurement of issue 6).
     public private(set) var wakeups = 0
+    /// `epoll_wait`'s output, kept for the loop's life rather than allocated for every wake-up.
+    private let readyCapacity = 64
+    private let ready: UnsafeMutablePointer<touchd_epoll_event>
+    private var isDispatching = false
 
     public init() throws(SystemError) {
         epollFD = touchd_epoll_create()
         guard epollFD >= 0 else { throw SystemError("epoll_create1") }
+        ready = .allocate(capacity: readyCapacity)
     }
 
-    deinit { Posix.close(epollFD) }
+    deinit {
+        ready.deallocate()
+        Posix.close(epollFD)
+    }
 
     /// Watches `fd`; returns the token to modify or remove it with.
     @discardableResult
     public func register(_ fd: Int32, for interest: Readiness, handler: @escaping Handler) throws(SystemError) -> UInt64
     {
-        let token = nextToken
-        nextToken += 1
+        let slot = freeSlots.last ?? slots.count
+        registrations += 1
+        let token = registrations << 32 | UInt64(slot)
         guard touchd_epoll_control(epollFD, 0, fd, interest.epollEvents, token) == 0 else {
             throw SystemError("epoll_ctl ADD", subject: "fd \(fd)")
         }
-        handlers[token] = (fd, handler)
+        let registration = Registration(fd: fd, token: token, handler: handler)
+        if slot == slots.count {
+            slots.append(registration)
+        } else {
+            freeSlots.removeLast()
+            slots[slot] = registration
+        }
         return token
     }
 
     public func modify(_ token: UInt64, interest: Readiness) throws(SystemError) {
-        guard let entry = handlers[token] else { return }
+        guard let entry = registration(token) else { return }
         guard touchd_epoll_control(epollFD, 1, entry.fd, interest.epollEvents, token) == 0 else {
             throw SystemError("epoll_ctl MOD", subject: "fd \(entry.fd)")
         }
@@ -74,8 +99,20 @@ public final class EventLoop {
 
     /// Stops watching; the caller still owns (and closes) the descriptor.
     public func deregister(_ token: UInt64) {
-        guard let entry = handlers.removeValue(forKey: token) else { return }
+        guard let entry = registration(token) else { return }
+        let slot = Self.slot(of: token)
+        slots[slot] = nil
+        freeSlots.append(slot)
         _ = touchd_epoll_control(epollFD, 2, entry.fd, 0, token)
+    }
+
+    private static func slot(of token: UInt64) -> Int { Int(truncatingIfNeeded: token & 0xffff_ffff) }
+
+    /// The registration `token` names, if it is still registered.
+    private func registration(_ token: UInt64) -> Registration? {
+        let slot = Self.slot(of: token)
+        guard slot < slots.count, let entry = slots[slot], entry.token == token else { return nil }
+        return entry
     }
 
     /// Dispatches until `stop()` is called from a handler.
@@ -92,18 +129,24 @@ public final class EventLoop {
     /// - Returns: how many descriptors were ready.
     @discardableResult
     public func runOnce(timeoutMilliseconds: Int32) throws(SystemError) -> Int {
-        var events = [touchd_epoll_event](repeating: touchd_epoll_event(), count: 64)
-        let count = events.withUnsafeMutableBufferPointer {
-            touchd_epoll_wait(epollFD, $0.baseAddress, 64, timeoutMilliseconds)
+        // A handler that runs the loop itself gets a buffer of its own: the outer batch is still being read.
+        let nested = isDispatching
+        let events = nested ? UnsafeMutablePointer<touchd_epoll_event>.allocate(capacity: readyCapacity) : ready
+        isDispatching = true
+        defer {
+            isDispatching = nested
+            if nested { events.deallocate() }
         }
+        let count = touchd_epoll_wait(epollFD, events, Int32(readyCapacity), timeoutMilliseconds)
         if count < 0 {
             if errno == EINTR { return 0 }
             throw SystemError("epoll_wait")
         }
         if count > 0 { wakeups += 1 }
-        for event in events.prefix(Int(count)) {
+        for index in 0..<Int(count) {
+            let event = events[index]
             // A handler earlier in this batch may have removed this one.
-            guard let entry = handlers[event.token] else { continue }
+            guard let entry = registration(event.token) else { continue }
             entry.handler(Readiness(epoll: event.events))
         }
         return Int(count)

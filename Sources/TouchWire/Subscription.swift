@@ -1,10 +1,24 @@
 import TouchCore
 import TouchGestures
+import TouchJSON
 import TouchScene
 
 /// The kinds of event a client can subscribe to (`subscribe`'s `events`).
 public enum EventKind: String, CaseIterable, Sendable {
     case touch, gesture, frame, region, device, scene
+
+    /// The kind's bit in a subscription's mask: testing it costs a few instructions, where a `Set` hashes the
+    /// kind's raw string for every event of every filtering subscriber.
+    var bit: UInt8 {
+        switch self {
+        case .touch: 1 << 0
+        case .gesture: 1 << 1
+        case .frame: 1 << 2
+        case .region: 1 << 3
+        case .device: 1 << 4
+        case .scene: 1 << 5
+        }
+    }
 }
 
 /// What an event says about regions, for a subscription's `regions` filter.
@@ -13,12 +27,18 @@ public enum RegionScope: Equatable, Sendable {
     case none
     /// A finger that hit no region (`"region": null`).
     case unassigned
-    case region(String)
+    /// Interned as the event carries it: the string is looked at only by a subscription that filters regions.
+    case region(InternedString)
 }
 
 /// Which events a subscribed client receives; empty sets mean "all".
 public struct Subscription: Equatable, Sendable {
-    public var kinds: Set<EventKind> = []
+    public var kinds: Set<EventKind> {
+        get { Set(EventKind.allCases.filter { kindMask & $0.bit != 0 }) }
+        set { kindMask = newValue.reduce(0) { $0 | $1.bit } }
+    }
+    /// `kinds` as bits (`EventKind.bit`); 0 is the empty set, which admits every kind.
+    private var kindMask: UInt8 = 0
     public var regions: Set<String> = []
     public var devices: Set<String> = []
     /// Include fingers that hit no region when filtering by regions.
@@ -35,13 +55,13 @@ public struct Subscription: Equatable, Sendable {
 
     /// Whether an event of `kind`, about `scope`, from `device` (nil: not from a device) goes to this subscriber.
     public func admits(_ kind: EventKind, scope: RegionScope = .none, device: String? = nil) -> Bool {
-        if !kinds.isEmpty && !kinds.contains(kind) { return false }
+        if kindMask != 0 && kindMask & kind.bit == 0 { return false }
         if let device, !devices.isEmpty && !devices.contains(device) { return false }
         guard !regions.isEmpty else { return true }
         switch scope {
         case .none: return true
         case .unassigned: return unassigned
-        case .region(let id): return regions.contains(id)
+        case .region(let id): return regions.contains(id.string)
         }
     }
 }

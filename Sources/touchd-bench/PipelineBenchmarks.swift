@@ -40,7 +40,11 @@ enum PipelineBenchmarks {
             case .admitted(let client) = engine.connect(
                 PeerCredentials(pid: 1, uid: 0, gid: 0, groups: [0]), at: .zero)
         else { throw SetupError() }
-        engine.receive(Array(#"{"op":"subscribe"}"#.utf8 + [10])[...], from: client, at: .zero)
+        // TOUCHD_BENCH_SUBSCRIBE: the client's subscribe request (default: everything, the daemon's usual case);
+        // e.g. {"op":"subscribe","events":["touch","gesture"]}, as `touchctl monitor --events` sends, takes the
+        // filtering path.
+        let subscribe = ProcessInfo.processInfo.environment["TOUCHD_BENCH_SUBSCRIBE"] ?? #"{"op":"subscribe"}"#
+        engine.receive(Array(subscribe.utf8 + [10])[...], from: client, at: .zero)
         var outputBytes = 0
         var writes = 0
         var effects: [EngineEffect] = []
