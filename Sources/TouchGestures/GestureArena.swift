@@ -168,11 +168,12 @@ public final class GestureArena {
         // Idle again (finished, no finger, nothing held): out of the engaged set until fed again. Compacted in
         // place, in order, written only from the first one to go (`removeAll(where:)` retained the recognizers for
         // its closure and made the array unique on every call, though mostly none goes).
+        // Each recognizer lent unretained (`let recognizer = recognizers[index]` retained and released it).
         var kept = 0
         for position in engaged.indices {
             let index = engaged[position]
-            let recognizer = recognizers[index]
-            guard recognizer.isEngaged || (recognizer.deadline != nil && !recognizer.state.isFinished) else { continue }
+            let stays = withRecognizer(index) { $0.isEngaged || ($0.deadline != nil && !$0.state.isFinished) }
+            guard stays else { continue }
             if kept != position { engaged[kept] = index }
             kept += 1
         }

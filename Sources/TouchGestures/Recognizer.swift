@@ -90,6 +90,9 @@ public class Recognizer {
     /// path, which allocates nothing (an array returned for each report was two allocations a drag event).
     func handle(_ sample: TouchSample, owner: Int, into reports: inout [GestureArena.Report]) {
         process(sample)
+        // Most samples report nothing (a finished recognizer's finger still moving): emptying an empty outbox cost
+        // a call of `replaceSubrange`.
+        guard !outbox.isEmpty else { return }
         // By position: `for event in outbox` retained and released the array on every event.
         for position in outbox.indices { reports.append(GestureArena.Report(owner: owner, event: outbox[position])) }
         outbox.removeAll(keepingCapacity: true)
@@ -321,14 +324,30 @@ public class Recognizer {
     var fingerCount: Int { fingers.count }
 
     var centroid: Point {
-        guard !fingers.isEmpty else { return lastCentroid }
+        switch fingers.count {
+        case 0: return lastCentroid
+        case 1:
+            // The sum below for one finger, without its loop (asked three times for each move of a one-finger drag).
+            // Kept exact: the sum starts from zero, so -0.0 becomes +0.0 as there, and a division by one changes
+            // nothing.
+            let only = fingers.values[0].location
+            return Point(x: 0.0 + only.x, y: 0.0 + only.y)
+        default: break
+        }
         var sum = Point.zero
         for track in fingers.values { sum = sum + track.location }
         return Point(x: sum.x / Double(fingers.count), y: sum.y / Double(fingers.count))
     }
 
     var startCentroid: Point {
-        guard !fingers.isEmpty else { return lastCentroid }
+        switch fingers.count {
+        case 0: return lastCentroid
+        case 1:
+            // As in `centroid`.
+            let only = fingers.values[0].start
+            return Point(x: 0.0 + only.x, y: 0.0 + only.y)
+        default: break
+        }
         var sum = Point.zero
         for track in fingers.values { sum = sum + track.start }
         return Point(x: sum.x / Double(fingers.count), y: sum.y / Double(fingers.count))

@@ -9,6 +9,8 @@ extension Dispatcher {
         let sample = TouchSample(
             finger: key, phase: mapped.event.phase, location: mapped.position, time: mapped.event.time)
         withArena { $0.feed(sample, to: members, into: &reports) }
+        // A finished recognizer's finger reports nothing: an empty buffer is not emptied again (a call).
+        guard !reports.isEmpty else { return }
         // By position: `for report in reports` retained and released the buffer on every event.
         for position in reports.indices {
             let report = reports[position]
