@@ -204,10 +204,10 @@ private struct DispatchingSink: PipelineOutputSink {
     var events: [DispatchEvent] = []
 
     mutating func finger(_ mapped: MappedFingerEvent) {
-        dispatcher.handle(.finger(mapped), device: device, into: &events)
+        dispatcher.handle(finger: mapped, device: device, into: &events)
     }
 
     mutating func frameEnd(_ time: EventTime) {
-        dispatcher.handle(.frameEnd(time), device: device, into: &events)
+        dispatcher.handle(frameEnd: time, device: device, into: &events)
     }
 }
