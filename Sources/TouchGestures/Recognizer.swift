@@ -95,7 +95,8 @@ public class Recognizer {
         guard !outbox.isEmpty else { return }
         // By position: `for event in outbox` retained and released the array on every event.
         for position in outbox.indices { reports.append(GestureArena.Report(owner: owner, event: outbox[position])) }
-        outbox.removeAll(keepingCapacity: true)
+        // One report at a time, removed one by one: `removeAll(keepingCapacity:)` cost a `replaceSubrange` call.
+        while !outbox.isEmpty { outbox.removeLast() }
     }
 
     private func process(_ sample: TouchSample) {

@@ -16,7 +16,8 @@ extension Dispatcher {
             let report = reports[position]
             out.append(.gesture(region: index.nodes[report.owner].internedID, report.event))
         }
-        reports.removeAll(keepingCapacity: true)
+        // One or two reports an event, removed one by one: `removeAll(keepingCapacity:)` cost a `replaceSubrange` call.
+        while !reports.isEmpty { reports.removeLast() }
     }
 
     /// Lends the arena to `body` without a retain (reading `arena` for a call retained and released it on every
