@@ -57,6 +57,9 @@ public final class GestureArena {
         for index in members {
             withRecognizer(index) { recognizer in
                 if recognizer.after != nil && !recognizer.listens(to: sample) { return }
+                // What `handle` would do, without the call: a finished recognizer ignores a move, and it is engaged
+                // already (it has fingers).
+                if sample.phase == .move && recognizer.ignoresMoves { return }
                 engage(index)
                 recognizer.handle(sample, owner: owners[index], into: &reports)
             }

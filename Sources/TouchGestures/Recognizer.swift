@@ -10,7 +10,8 @@ import TouchJSON
 public class Recognizer {
     public let spec: GestureSpec
     public private(set) var state: GestureState = .possible
-    /// Fingers currently down, with where and when they went down and where they are now.
+    /// Fingers currently down, with where and when they went down and where they are now. A finished recognizer
+    /// stops following their moves (`ignoresMoves`): nothing reads their places before its next sequence starts.
     public private(set) var fingers = FingerTable<FingerTrack>()
     /// Every finger that took part in the current sequence (for arbitration), each once, in the order they went
     /// down: a few keys, compared one by one (a set hashed each on every event).
@@ -66,6 +67,13 @@ public class Recognizer {
         nameID = InternedString(spec.name)
     }
 
+    /// Finished: a move changes nothing it keeps or reports. Its fingers' places are read only by a report
+    /// (finished, it makes none until reset), by a sequence's `arm(following:)` of the recognizer that has just
+    /// completed (not finished before that sample), and by `restartWithLateFingers` of one releasing a held
+    /// success (holding is `possible`, not finished); it resets only with no finger down, on the next down. The
+    /// arena skips it for a move altogether.
+    public var ignoresMoves: Bool { state.isFinished }
+
     /// Engaged in a sequence: has fingers, or has not finished.
     public var isEngaged: Bool { !participants.isEmpty && (!state.isFinished || !fingers.isEmpty || isHolding) }
 
@@ -111,6 +119,7 @@ public class Recognizer {
             if !participants.contains(sample.finger) { participants.append(sample.finger) }
             if listening { began(sample) }
         case .move:
+            if ignoresMoves { break }
             follow(sample)
             if listening { moved(sample) }
         case .up:
