@@ -116,7 +116,9 @@ public final class Dispatcher {
     /// sink): no `PipelineOutput` is made around it only to be taken apart again.
     public func handle(finger mapped: MappedFingerEvent, device: DeviceTag, into events: inout [DispatchEvent]) {
         writingOutput(into: &events) {
-            runTimers(upTo: mapped.event.time)
+            // No call when the answer kept since the last change is "no timer" (the engine asked it before this
+            // event; most events come so).
+            if case .some(.none) = knownDeadline {} else { runTimers(upTo: mapped.event.time) }
             handleFinger(mapped, device: device)
         }
     }
