@@ -33,6 +33,7 @@ public final class GestureArena {
     public func add(_ recognizer: Recognizer, owner: Int) {
         // A recognizer carried over from another arena (a scene change) may be mid-gesture.
         if recognizer.isEngaged || recognizer.deadline != nil { engage(recognizers.count) }
+        recognizer.owner = owner
         recognizers.append(recognizer)
         owners.append(owner)
     }
@@ -61,7 +62,7 @@ public final class GestureArena {
                 // already (it has fingers).
                 if sample.phase == .move && recognizer.ignoresMoves { return }
                 engage(index)
-                recognizer.handle(sample, owner: owners[index], into: &reports)
+                recognizer.handle(sample, into: &reports)
             }
         }
         resolve(at: sample.time, into: &reports, from: start)

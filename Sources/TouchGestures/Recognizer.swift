@@ -44,7 +44,11 @@ public class Recognizer {
     var reported = false
     /// The last `began`/`changed` report of this sequence: a `cancelled` carries its measurements.
     private var lastActive: GestureEvent?
-    private var outbox: [GestureEvent] = []
+    /// What the recognizer reported since it was last asked, as its owner's reports: the arena takes the buffer
+    /// whole when its own is empty (`handle(_:into:)`), with no copy.
+    private var outbox: [GestureArena.Report] = []
+    /// The owner it was added to its arena with (`GestureArena.add`), which its reports carry.
+    var owner = 0
     /// Fingers that went down while a finished success was held (a single tap waiting for a double tap's window):
     /// they are not part of it, and start the next sequence once it is released.
     private var lateFingers: [FingerKey] = []
@@ -94,16 +98,20 @@ public class Recognizer {
         return takeOutbox()
     }
 
-    /// Feeds one finger change and appends what the recognizer reports to `reports`, as `owner`'s: the arena's
+    /// Feeds one finger change and appends what the recognizer reports to `reports`, as its owner's: the arena's
     /// path, which allocates nothing (an array returned for each report was two allocations a drag event).
-    func handle(_ sample: TouchSample, owner: Int, into reports: inout [GestureArena.Report]) {
+    func handle(_ sample: TouchSample, into reports: inout [GestureArena.Report]) {
         process(sample)
-        // Most samples report nothing (a finished recognizer's finger still moving): emptying an empty outbox cost
-        // a call of `replaceSubrange`.
         guard !outbox.isEmpty else { return }
-        // By position: `for event in outbox` retained and released the array on every event.
-        for position in outbox.indices { reports.append(GestureArena.Report(owner: owner, event: outbox[position])) }
-        // One report at a time, removed one by one: `removeAll(keepingCapacity:)` cost a `replaceSubrange` call.
+        if reports.isEmpty {
+            // The usual case (one recognizer reporting): the two buffers trade places, the reports leave without a
+            // copy, and the outbox keeps the caller's empty storage for the next time.
+            swap(&reports, &outbox)
+            return
+        }
+        // By position: `for report in outbox` retained and released the array on every event.
+        for position in outbox.indices { reports.append(outbox[position]) }
+        // One or two reports, removed one by one: `removeAll(keepingCapacity:)` cost a `replaceSubrange` call.
         while !outbox.isEmpty { outbox.removeLast() }
     }
 
@@ -169,7 +177,7 @@ public class Recognizer {
         guard var event = pending else { return [] }
         pending = nil
         event.time = time
-        outbox.append(event)
+        outbox.append(GestureArena.Report(owner: owner, event: event))
         reported = true
         if event.event == .began {
             state = .began
@@ -299,7 +307,7 @@ public class Recognizer {
             return
         }
         reported = true
-        outbox.append(event)
+        outbox.append(GestureArena.Report(owner: owner, event: event))
         if state.isFinished { deadline = nil }
     }
 
@@ -395,8 +403,9 @@ public class Recognizer {
     }
 
     private func takeOutbox() -> [GestureEvent] {
-        defer { outbox.removeAll() }
-        return outbox
+        let events = outbox.map(\.event)
+        outbox.removeAll(keepingCapacity: true)
+        return events
     }
 
     func reset() {
