@@ -117,6 +117,28 @@ public final class GestureArena {
 
     /// Settles conflicts raised by the reports from `start` on (earlier ones in the buffer are the caller's).
     private func resolve(at time: EventTime, into reports: inout [Report], from start: Int = 0) {
+        if needsSettling(reports, from: start) { settle(at: time, into: &reports, from: start) }
+        dropIdle()
+    }
+
+    /// Whether `settle` has anything to do: a report from `start` on that began or ended (a winner), or a held
+    /// success. Without either, its first pass changes nothing and it stops there; most events (a drag's
+    /// `changed`) have neither, and the test costs less than the call.
+    private func needsSettling(_ reports: [Report], from start: Int) -> Bool {
+        var position = start
+        while position < reports.count {
+            let kind = reports[position].event.event
+            if kind == .began || kind == .ended { return true }
+            position += 1
+        }
+        for position in engaged.indices where withRecognizer(engaged[position], { $0.isHolding }) { return true }
+        return false
+    }
+
+    /// Winners exclude the recognizers that share a finger with them, and held successes are dropped or released,
+    /// until a pass changes nothing.
+    @inline(never)
+    private func settle(at time: EventTime, into reports: inout [Report], from start: Int) {
         var examined = start
         var changed = true
         while changed {
@@ -169,6 +191,9 @@ public final class GestureArena {
                 }
             }
         }
+    }
+
+    private func dropIdle() {
         // Idle again (finished, no finger, nothing held): out of the engaged set until fed again. Compacted in
         // place, in order, written only from the first one to go (`removeAll(where:)` retained the recognizers for
         // its closure and made the array unique on every call, though mostly none goes).

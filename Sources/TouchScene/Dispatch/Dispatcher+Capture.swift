@@ -81,7 +81,8 @@ extension Dispatcher {
         if !state.silent { out.append(.touch(touchEvent(state, mapped, regionNode: state.target, in: index))) }
         state.lastLocation = mapped.position
         state.lastContact = mapped.event.contact
-        feed(state.recognizers, key: key, mapped)
+        // Checked here too: half the fingers of a busy scene hit no region with gestures, and the call cost more.
+        if !state.recognizers.isEmpty { feed(state.recognizers, key: key, mapped) }
     }
 
     func finish(_ state: FingerState, _ mapped: MappedFingerEvent, key: FingerKey) {
