@@ -124,6 +124,7 @@ public final class GestureArena {
     /// Whether `settle` has anything to do: a report from `start` on that began or ended (a winner), or a held
     /// success. Without either, its first pass changes nothing and it stops there; most events (a drag's
     /// `changed`) have neither, and the test costs less than the call.
+    @inline(__always)
     private func needsSettling(_ reports: [Report], from start: Int) -> Bool {
         var position = start
         while position < reports.count {
@@ -193,6 +194,7 @@ public final class GestureArena {
         }
     }
 
+    @inline(__always)
     private func dropIdle() {
         // Idle again (finished, no finger, nothing held): out of the engaged set until fed again. Compacted in
         // place, in order, written only from the first one to go (`removeAll(where:)` retained the recognizers for
