@@ -1,15 +1,20 @@
 /// The pipeline after the decoder: each finger event through the jitter filter (a move it holds still is dropped)
 /// and the mapping, handed on to the pipeline's output.
+///
+/// Inlinable, with `StagedOutput`: a sink from another module (the engine's dispatcher) is then specialized into
+/// the stage and the decoder's flush. Without it the flush reached the stage through the generic witness, and the
+/// stage the sink through another, for every finger event.
+@usableFromInline
 struct FilterStage {
-    var mapping: CoordinateMapping
-    var filter: FingerPositionFilter
+    @usableFromInline var mapping: CoordinateMapping
+    @usableFromInline var filter: FingerPositionFilter
     /// The filter passes every position untouched: set once, since the filter's kind and margins never change.
-    let passesUnfiltered: Bool
-    var keepsDecoded = false
-    var kept: [DecoderOutput] = []
-    var movesSuppressed = 0
+    @usableFromInline let passesUnfiltered: Bool
+    @usableFromInline var keepsDecoded = false
+    @usableFromInline var kept: [DecoderOutput] = []
+    @usableFromInline var movesSuppressed = 0
     /// A finger event went out since the last `frameEnd`: the frame is reported.
-    var frameHasFingers = false
+    @usableFromInline var frameHasFingers = false
 
     init(mapping: CoordinateMapping, filter: FingerPositionFilter) {
         self.mapping = mapping
@@ -17,6 +22,7 @@ struct FilterStage {
         passesUnfiltered = filter.isOff
     }
 
+    @inlinable
     mutating func finger(_ event: FingerEvent, into output: inout some PipelineOutputSink) {
         if keepsDecoded { kept.append(.finger(event)) }
         if passesUnfiltered {
@@ -32,7 +38,7 @@ struct FilterStage {
         frameHasFingers = true
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     mutating func frameEnd(_ time: EventTime, into output: inout some PipelineOutputSink) {
         if keepsDecoded { kept.append(.frameEnd(time)) }
         if passesUnfiltered {
@@ -46,13 +52,20 @@ struct FilterStage {
 
 /// The decoder's sink for one pipeline step: each output through the filter stage into the step's output. Made by
 /// `TouchPipeline.run` only, and used only inside it, while both pointers are valid.
+@usableFromInline
 struct StagedOutput<Output: PipelineOutputSink>: DecoderOutputSink {
-    let stage: UnsafeMutablePointer<FilterStage>
-    let output: UnsafeMutablePointer<Output>
+    @usableFromInline let stage: UnsafeMutablePointer<FilterStage>
+    @usableFromInline let output: UnsafeMutablePointer<Output>
+
+    @inlinable
+    init(stage: UnsafeMutablePointer<FilterStage>, output: UnsafeMutablePointer<Output>) {
+        self.stage = stage
+        self.output = output
+    }
 
     // Always inlined: called through the pointers, the optimizer left the stage's frame end and the mapping as calls.
-    @inline(__always)
+    @inlinable @inline(__always)
     mutating func finger(_ event: FingerEvent) { stage.pointee.finger(event, into: &output.pointee) }
-    @inline(__always)
+    @inlinable @inline(__always)
     mutating func frameEnd(_ time: EventTime) { stage.pointee.frameEnd(time, into: &output.pointee) }
 }

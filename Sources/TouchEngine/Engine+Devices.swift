@@ -113,7 +113,7 @@ extension Engine {
     /// The pipeline hands each finger event to the dispatcher as the decoder finds it: nothing else needs the
     /// pipeline's output (no observer, no virtual touchscreen), so it is not collected into an array first.
     private func dispatchDirectly<Events: Collection<InputEvent>>(_ events: Events, from device: DeviceState) {
-        var sink = DispatchingSink(dispatcher: dispatcher, device: device.tag)
+        var sink = DispatchingSink(dispatcher: Unmanaged.passUnretained(dispatcher), device: device.tag)
         swap(&sink.events, &dispatchBuffer)
         for event in events {
             if let deadline = dispatcher.nextDeadline, deadline <= event.time {
@@ -199,15 +199,17 @@ extension Engine {
 /// The engine's sink for a device's pipeline: each output straight into the dispatcher, what it dispatches into
 /// `events` (the engine's buffer, lent for one batch).
 private struct DispatchingSink: PipelineOutputSink {
-    let dispatcher: Dispatcher
+    /// Unretained (a strong reference cost a retain and a release a batch): the sink lives only inside
+    /// `dispatchDirectly`, and the engine holds its dispatcher in a `let` for its whole life.
+    let dispatcher: Unmanaged<Dispatcher>
     let device: DeviceTag
     var events: [DispatchEvent] = []
 
     mutating func finger(_ mapped: MappedFingerEvent) {
-        dispatcher.handle(.finger(mapped), device: device, into: &events)
+        dispatcher._withUnsafeGuaranteedRef { $0.handle(finger: mapped, device: device, into: &events) }
     }
 
     mutating func frameEnd(_ time: EventTime) {
-        dispatcher.handle(.frameEnd(time), device: device, into: &events)
+        dispatcher._withUnsafeGuaranteedRef { $0.handle(frameEnd: time, device: device, into: &events) }
     }
 }

@@ -33,6 +33,7 @@ public final class GestureArena {
     public func add(_ recognizer: Recognizer, owner: Int) {
         // A recognizer carried over from another arena (a scene change) may be mid-gesture.
         if recognizer.isEngaged || recognizer.deadline != nil { engage(recognizers.count) }
+        recognizer.owner = owner
         recognizers.append(recognizer)
         owners.append(owner)
     }
@@ -57,8 +58,11 @@ public final class GestureArena {
         for index in members {
             withRecognizer(index) { recognizer in
                 if recognizer.after != nil && !recognizer.listens(to: sample) { return }
+                // What `handle` would do, without the call: a finished recognizer ignores a move, and it is engaged
+                // already (it has fingers).
+                if sample.phase == .move && recognizer.ignoresMoves { return }
                 engage(index)
-                recognizer.handle(sample, owner: owners[index], into: &reports)
+                recognizer.handle(sample, into: &reports)
             }
         }
         resolve(at: sample.time, into: &reports, from: start)
@@ -113,6 +117,29 @@ public final class GestureArena {
 
     /// Settles conflicts raised by the reports from `start` on (earlier ones in the buffer are the caller's).
     private func resolve(at time: EventTime, into reports: inout [Report], from start: Int = 0) {
+        if needsSettling(reports, from: start) { settle(at: time, into: &reports, from: start) }
+        dropIdle()
+    }
+
+    /// Whether `settle` has anything to do: a report from `start` on that began or ended (a winner), or a held
+    /// success. Without either, its first pass changes nothing and it stops there; most events (a drag's
+    /// `changed`) have neither, and the test costs less than the call.
+    @inline(__always)
+    private func needsSettling(_ reports: [Report], from start: Int) -> Bool {
+        var position = start
+        while position < reports.count {
+            let kind = reports[position].event.event
+            if kind == .began || kind == .ended { return true }
+            position += 1
+        }
+        for position in engaged.indices where withRecognizer(engaged[position], { $0.isHolding }) { return true }
+        return false
+    }
+
+    /// Winners exclude the recognizers that share a finger with them, and held successes are dropped or released,
+    /// until a pass changes nothing.
+    @inline(never)
+    private func settle(at time: EventTime, into reports: inout [Report], from start: Int) {
         var examined = start
         var changed = true
         while changed {
@@ -165,14 +192,19 @@ public final class GestureArena {
                 }
             }
         }
+    }
+
+    @inline(__always)
+    private func dropIdle() {
         // Idle again (finished, no finger, nothing held): out of the engaged set until fed again. Compacted in
         // place, in order, written only from the first one to go (`removeAll(where:)` retained the recognizers for
         // its closure and made the array unique on every call, though mostly none goes).
+        // Each recognizer lent unretained (`let recognizer = recognizers[index]` retained and released it).
         var kept = 0
         for position in engaged.indices {
             let index = engaged[position]
-            let recognizer = recognizers[index]
-            guard recognizer.isEngaged || (recognizer.deadline != nil && !recognizer.state.isFinished) else { continue }
+            let stays = withRecognizer(index) { $0.isEngaged || ($0.deadline != nil && !$0.state.isFinished) }
+            guard stays else { continue }
             if kept != position { engaged[kept] = index }
             kept += 1
         }

@@ -90,8 +90,21 @@ public struct GestureSpec: Equatable, Sendable {
 public enum GestureState: String, Sendable {
     case possible, began, changed, ended, failed, cancelled
 
-    public var isFinished: Bool { self == .ended || self == .failed || self == .cancelled }
-    public var isActive: Bool { self == .began || self == .changed }
+    // Switches, not `==` chains: asked several times for each recognizer on every event, the comparisons of the
+    // String-backed cases stayed a call each.
+    public var isFinished: Bool {
+        switch self {
+        case .ended, .failed, .cancelled: true
+        case .possible, .began, .changed: false
+        }
+    }
+
+    public var isActive: Bool {
+        switch self {
+        case .began, .changed: true
+        case .possible, .ended, .failed, .cancelled: false
+        }
+    }
 }
 
 /// What a recognizer reports.

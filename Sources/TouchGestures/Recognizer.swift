@@ -10,7 +10,8 @@ import TouchJSON
 public class Recognizer {
     public let spec: GestureSpec
     public private(set) var state: GestureState = .possible
-    /// Fingers currently down, with where and when they went down and where they are now.
+    /// Fingers currently down, with where and when they went down and where they are now. A finished recognizer
+    /// stops following their moves (`ignoresMoves`): nothing reads their places before its next sequence starts.
     public private(set) var fingers = FingerTable<FingerTrack>()
     /// Every finger that took part in the current sequence (for arbitration), each once, in the order they went
     /// down: a few keys, compared one by one (a set hashed each on every event).
@@ -43,7 +44,11 @@ public class Recognizer {
     var reported = false
     /// The last `began`/`changed` report of this sequence: a `cancelled` carries its measurements.
     private var lastActive: GestureEvent?
-    private var outbox: [GestureEvent] = []
+    /// What the recognizer reported since it was last asked, as its owner's reports: the arena takes the buffer
+    /// whole when its own is empty (`handle(_:into:)`), with no copy.
+    private var outbox: [GestureArena.Report] = []
+    /// The owner it was added to its arena with (`GestureArena.add`), which its reports carry.
+    var owner = 0
     /// Fingers that went down while a finished success was held (a single tap waiting for a double tap's window):
     /// they are not part of it, and start the next sequence once it is released.
     private var lateFingers: [FingerKey] = []
@@ -66,6 +71,13 @@ public class Recognizer {
         nameID = InternedString(spec.name)
     }
 
+    /// Finished: a move changes nothing it keeps or reports. Its fingers' places are read only by a report
+    /// (finished, it makes none until reset), by a sequence's `arm(following:)` of the recognizer that has just
+    /// completed (not finished before that sample), and by `restartWithLateFingers` of one releasing a held
+    /// success (holding is `possible`, not finished); it resets only with no finger down, on the next down. The
+    /// arena skips it for a move altogether.
+    public var ignoresMoves: Bool { state.isFinished }
+
     /// Engaged in a sequence: has fingers, or has not finished.
     public var isEngaged: Bool { !participants.isEmpty && (!state.isFinished || !fingers.isEmpty || isHolding) }
 
@@ -86,13 +98,21 @@ public class Recognizer {
         return takeOutbox()
     }
 
-    /// Feeds one finger change and appends what the recognizer reports to `reports`, as `owner`'s: the arena's
+    /// Feeds one finger change and appends what the recognizer reports to `reports`, as its owner's: the arena's
     /// path, which allocates nothing (an array returned for each report was two allocations a drag event).
-    func handle(_ sample: TouchSample, owner: Int, into reports: inout [GestureArena.Report]) {
+    func handle(_ sample: TouchSample, into reports: inout [GestureArena.Report]) {
         process(sample)
-        // By position: `for event in outbox` retained and released the array on every event.
-        for position in outbox.indices { reports.append(GestureArena.Report(owner: owner, event: outbox[position])) }
-        outbox.removeAll(keepingCapacity: true)
+        guard !outbox.isEmpty else { return }
+        if reports.isEmpty {
+            // The usual case (one recognizer reporting): the two buffers trade places, the reports leave without a
+            // copy, and the outbox keeps the caller's empty storage for the next time.
+            swap(&reports, &outbox)
+            return
+        }
+        // By position: `for report in outbox` retained and released the array on every event.
+        for position in outbox.indices { reports.append(outbox[position]) }
+        // One or two reports, removed one by one: `removeAll(keepingCapacity:)` cost a `replaceSubrange` call.
+        while !outbox.isEmpty { outbox.removeLast() }
     }
 
     private func process(_ sample: TouchSample) {
@@ -107,6 +127,7 @@ public class Recognizer {
             if !participants.contains(sample.finger) { participants.append(sample.finger) }
             if listening { began(sample) }
         case .move:
+            if ignoresMoves { break }
             follow(sample)
             if listening { moved(sample) }
         case .up:
@@ -156,7 +177,7 @@ public class Recognizer {
         guard var event = pending else { return [] }
         pending = nil
         event.time = time
-        outbox.append(event)
+        outbox.append(GestureArena.Report(owner: owner, event: event))
         reported = true
         if event.event == .began {
             state = .began
@@ -286,7 +307,7 @@ public class Recognizer {
             return
         }
         reported = true
-        outbox.append(event)
+        outbox.append(GestureArena.Report(owner: owner, event: event))
         if state.isFinished { deadline = nil }
     }
 
@@ -321,14 +342,30 @@ public class Recognizer {
     var fingerCount: Int { fingers.count }
 
     var centroid: Point {
-        guard !fingers.isEmpty else { return lastCentroid }
+        switch fingers.count {
+        case 0: return lastCentroid
+        case 1:
+            // The sum below for one finger, without its loop (asked three times for each move of a one-finger drag).
+            // Kept exact: the sum starts from zero, so -0.0 becomes +0.0 as there, and a division by one changes
+            // nothing.
+            let only = fingers.values[0].location
+            return Point(x: 0.0 + only.x, y: 0.0 + only.y)
+        default: break
+        }
         var sum = Point.zero
         for track in fingers.values { sum = sum + track.location }
         return Point(x: sum.x / Double(fingers.count), y: sum.y / Double(fingers.count))
     }
 
     var startCentroid: Point {
-        guard !fingers.isEmpty else { return lastCentroid }
+        switch fingers.count {
+        case 0: return lastCentroid
+        case 1:
+            // As in `centroid`.
+            let only = fingers.values[0].start
+            return Point(x: 0.0 + only.x, y: 0.0 + only.y)
+        default: break
+        }
         var sum = Point.zero
         for track in fingers.values { sum = sum + track.start }
         return Point(x: sum.x / Double(fingers.count), y: sum.y / Double(fingers.count))
@@ -366,8 +403,9 @@ public class Recognizer {
     }
 
     private func takeOutbox() -> [GestureEvent] {
-        defer { outbox.removeAll() }
-        return outbox
+        let events = outbox.map(\.event)
+        outbox.removeAll(keepingCapacity: true)
+        return events
     }
 
     func reset() {

@@ -74,13 +74,15 @@ extension Dispatcher {
 
     /// Raw event, recognizers, drag-follow: everything the target hears of one finger event.
     func deliver(_ state: inout FingerState, _ mapped: MappedFingerEvent, key: FingerKey) {
-        followDrag(state, mapped, key: key)
-        // Checked here, so a scene without a finger scrolling pays one test per event and no call.
+        // Checked here, so a scene without a finger dragging or scrolling a region pays one test each per event and
+        // no call (the call copied the finger's whole state).
+        if !dragDrivers.isEmpty { followDrag(state, mapped, key: key) }
         if !scrollDrivers.isEmpty { followScroll(state, mapped, key: key) }
         if !state.silent { out.append(.touch(touchEvent(state, mapped, regionNode: state.target, in: index))) }
         state.lastLocation = mapped.position
         state.lastContact = mapped.event.contact
-        feed(state.recognizers, key: key, mapped)
+        // Checked here too: half the fingers of a busy scene hit no region with gestures, and the call cost more.
+        if !state.recognizers.isEmpty { feed(state.recognizers, key: key, mapped) }
     }
 
     func finish(_ state: FingerState, _ mapped: MappedFingerEvent, key: FingerKey) {

@@ -9,12 +9,15 @@ extension Dispatcher {
         let sample = TouchSample(
             finger: key, phase: mapped.event.phase, location: mapped.position, time: mapped.event.time)
         withArena { $0.feed(sample, to: members, into: &reports) }
+        // A finished recognizer's finger reports nothing: an empty buffer is not emptied again (a call).
+        guard !reports.isEmpty else { return }
         // By position: `for report in reports` retained and released the buffer on every event.
         for position in reports.indices {
             let report = reports[position]
             out.append(.gesture(region: index.nodes[report.owner].internedID, report.event))
         }
-        reports.removeAll(keepingCapacity: true)
+        // One or two reports an event, removed one by one: `removeAll(keepingCapacity:)` cost a `replaceSubrange` call.
+        while !reports.isEmpty { reports.removeLast() }
     }
 
     /// Lends the arena to `body` without a retain (reading `arena` for a call retained and released it on every

@@ -106,15 +106,27 @@ public final class Dispatcher {
     /// Handles one pipeline output from `device`, after running every timer due before it, and appends what it
     /// dispatches to `events`. The caller owns the buffer, so the per-event path allocates nothing.
     public func handle(_ output: PipelineOutput, device: DeviceTag, into events: inout [DispatchEvent]) {
-        writingOutput(into: &events) {
-            switch output {
-            case .finger(let mapped):
-                runTimers(upTo: mapped.event.time)
-                handleFinger(mapped, device: device)
-            case .frameEnd(let time):
-                out.append(.frame(device: device.id, time: time))
-            }
+        switch output {
+        case .finger(let mapped): handle(finger: mapped, device: device, into: &events)
+        case .frameEnd(let time): handle(frameEnd: time, device: device, into: &events)
         }
+    }
+
+    /// `handle(.finger(mapped), device:into:)`, for a caller that has the finger event alone (the engine's pipeline
+    /// sink): no `PipelineOutput` is made around it only to be taken apart again.
+    public func handle(finger mapped: MappedFingerEvent, device: DeviceTag, into events: inout [DispatchEvent]) {
+        writingOutput(into: &events) {
+            // No call when the answer kept since the last change is "no timer" (the engine asked it before this
+            // event; most events come so).
+            if case .some(.none) = knownDeadline {} else { runTimers(upTo: mapped.event.time) }
+            handleFinger(mapped, device: device)
+        }
+    }
+
+    /// `handle(.frameEnd(time), device:into:)`.
+    public func handle(frameEnd time: EventTime, device: DeviceTag, into events: inout [DispatchEvent]) {
+        events.append(.frame(device: device.id, time: time))
+        knownDeadline = nil
     }
 
     public func handle(_ output: PipelineOutput, device: DeviceTag) -> [DispatchEvent] {
