@@ -23,6 +23,20 @@ enum EvemuEventLine {
         return parseByCursor(base, count: line.count)
     }
 
+    /// The plain event line at `line` (evemu-record's layout) read before its end is known, for a reader that takes
+    /// many lines in one loop: its event and its `\n`, which must be before `end`; nil for any other line, which the
+    /// reader splits and reads as usual. The line is taken exactly when `parse` takes it once split (the fuzz target
+    /// `stream` compares both ways). `line..<end` must hold no NUL byte: a comment is not searched for one.
+    @inline(__always)
+    static func parseThroughNewline(
+        _ line: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>
+    ) -> (event: InputEvent, newline: UnsafePointer<UInt8>)? {
+        guard let (event, valueEnd) = RecordLayout.fields(line, end: end),
+            let newline = RecordLayout.newline(after: valueEnd, end: end)
+        else { return nil }
+        return (event, newline)
+    }
+
     /// Any other layout the fast path takes (it is inlined where lines are read; this is not, being rare).
     @inline(never)
     private static func parseByCursor(_ base: UnsafePointer<UInt8>, count: Int) -> InputEvent? {
@@ -126,10 +140,25 @@ enum EvemuEventLine {
     private enum RecordLayout {
         @inline(__always)
         static func parse(_ base: UnsafePointer<UInt8>, count: Int, holdsNoNul: Bool) -> InputEvent? {
+            let end = base + count
+            guard let (event, valueEnd) = fields(base, end: end),
+                endOrComment(valueEnd, end: end, holdsNoNul: holdsNoNul)
+            else { return nil }
+            return event
+        }
+
+        /// The event of a line of the layout from `base` (`E: ` and the four fields), and where its value ends;
+        /// nil for any other line. Reads no byte at `end` or after, and takes only bytes that are not `\n`, so that
+        /// `end` may be a line's end or any later end of the text: where the line ends before it, the line's `\n`
+        /// fails a test of the fields, as the line's end would.
+        @inline(__always)
+        static func fields(
+            _ base: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>
+        ) -> (event: InputEvent, valueEnd: UnsafePointer<UInt8>)? {
             // The shortest line of the layout, `E: 0.000000 0000 0000 0`, has 23 bytes: the seconds' word (bytes 3
             // to 10) is the line's.
-            guard count >= 23, base[2] == ASCII.space else { return nil }
-            let end = base + count
+            guard end - base >= 23, base[0] == UInt8(ascii: "E"), base[1] == ASCII.colon, base[2] == ASCII.space
+            else { return nil }
             var seconds: Int64
             var field: UnsafePointer<UInt8>
             let secondsWord = DigitWord(base + 3)
@@ -170,11 +199,36 @@ enum EvemuEventLine {
                 }
                 guard field > valueStart else { return nil }
             }
-            guard let value = Int32(exactly: negative ? -magnitude : magnitude),
-                endOrComment(field, end: end, holdsNoNul: holdsNoNul), isKnown(type: type, code: code),
+            guard let value = Int32(exactly: negative ? -magnitude : magnitude), isKnown(type: type, code: code),
                 let time = EventTime.checked(seconds: seconds, microseconds: micros)
             else { return nil }
-            return InputEvent(time: time, type: type, code: code, value: value)
+            return (InputEvent(time: time, type: type, code: code, value: value), field)
+        }
+
+        /// The `\n` ending a line whose value ends at `start`, for the lines `endOrComment` takes once split: right
+        /// there or after a `\r`, or after blanks and then maybe a `#` comment (evemu-record writes a tab and one,
+        /// which the caller knows holds no NUL). nil for anything else, or when that `\n` is not before `end`.
+        @inline(__always)
+        static func newline(after start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>) -> UnsafePointer<UInt8>? {
+            var position = start
+            guard position < end else { return nil }
+            if ASCII.isSpace(position[0]) {
+                position += 1
+                while position < end && ASCII.isSpace(position[0]) { position += 1 }
+                guard position < end else { return nil }
+                if position[0] == ASCII.hash {
+                    let rest = end - position
+                    let found = ByteSearch.first(
+                        ASCII.newline, in: UnsafeBufferPointer(start: position, count: rest), from: 1, to: rest)
+                    return found < rest ? position + found : nil
+                }
+            }
+            if position[0] == ASCII.newline { return position }
+            // A `\r` the split drops, before the `\n`; any other is the line's, which takes no `\r`.
+            guard position[0] == ASCII.carriageReturn, end - position >= 2, position[1] == ASCII.newline else {
+                return nil
+            }
+            return position + 1
         }
 
         /// `.uuuuuu ` (a dot, exactly six decimal digits, a space) read as one 64-bit word, and the digits' value.
