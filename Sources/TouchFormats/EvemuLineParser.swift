@@ -35,9 +35,12 @@ struct EvemuLineParser: RecordingLineParser {
         let end = base + to
         var line = base + from
         let before = events.count
+        var memo = EvemuRecordLayout.TimeMemo()
         // Room for `limit` events made once: each is written with a bounds test, no uniqueness test per event.
         events.append(addingCapacity: limit) { room in
-            while !room.isFull, let (event, newline) = EvemuEventLine.parseThroughNewline(line, end: end) {
+            while !room.isFull,
+                let (event, newline) = EvemuRecordLayout.parseThroughNewline(line, end: end, memo: &memo)
+            {
                 room.append(event)
                 line = newline + 1
             }
