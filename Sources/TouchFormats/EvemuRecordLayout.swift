@@ -177,10 +177,21 @@ enum EvemuRecordLayout {
     }
 
     /// The `\n` ending a line whose value ends at `start`, for the lines `endOrComment` takes once split: right
-    /// there or after a `\r`, or after blanks and then maybe a `#` comment (evemu-record writes a tab and one,
-    /// which the caller knows holds no NUL). nil for anything else, or when that `\n` is not before `end`.
+    /// there or after a `\r`, or after blanks and then maybe a `#` comment (which the caller knows holds no NUL).
+    /// nil for anything else, or when that `\n` is not before `end`. evemu-record writes a tab and a comment: that
+    /// is looked at here, any other ending by a call.
     @inline(__always)
     private static func newline(
+        after start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>
+    ) -> UnsafePointer<UInt8>? {
+        if end - start >= 2 && start[0] == ASCII.tab && start[1] == ASCII.hash {
+            return ByteSearch.firstNewline(from: start + 2, to: end)
+        }
+        return otherNewline(after: start, end: end)
+    }
+
+    @inline(never)
+    private static func otherNewline(
         after start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>
     ) -> UnsafePointer<UInt8>? {
         var position = start
@@ -189,12 +200,7 @@ enum EvemuRecordLayout {
             position += 1
             while position < end && ASCII.isSpace(position[0]) { position += 1 }
             guard position < end else { return nil }
-            if position[0] == ASCII.hash {
-                let rest = end - position
-                let found = ByteSearch.first(
-                    ASCII.newline, in: UnsafeBufferPointer(start: position, count: rest), from: 1, to: rest)
-                return found < rest ? position + found : nil
-            }
+            if position[0] == ASCII.hash { return ByteSearch.firstNewline(from: position + 1, to: end) }
         }
         if position[0] == ASCII.newline { return position }
         // A `\r` the split drops, before the `\n`; any other is the line's, which takes no `\r`.
