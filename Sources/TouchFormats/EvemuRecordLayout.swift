@@ -90,7 +90,10 @@ enum EvemuRecordLayout {
     /// (bytes 3 to 10) is before the end.
     @inline(__always)
     private static func prefix(_ base: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>) -> Bool {
-        end - base >= 23 && base[0] == UInt8(ascii: "E") && base[1] == ASCII.colon && base[2] == ASCII.space
+        // Little-endian, the first byte lowest: `E`, `:`, a space, then the seconds' first byte, left out.
+        end - base >= 23
+            && UInt32(littleEndian: UnsafeRawPointer(base).loadUnaligned(as: UInt32.self)) & 0xff_ffff
+                == 0x20_3a45
     }
 
     /// The seconds from byte 3 and the fraction after them: the time, and where its dot is.
@@ -184,7 +187,8 @@ enum EvemuRecordLayout {
     private static func newline(
         after start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>
     ) -> UnsafePointer<UInt8>? {
-        if end - start >= 2 && start[0] == ASCII.tab && start[1] == ASCII.hash {
+        // Little-endian: the tab is the lower byte.
+        if end - start >= 2 && UInt16(littleEndian: UnsafeRawPointer(start).loadUnaligned(as: UInt16.self)) == 0x2309 {
             return ByteSearch.firstNewline(from: start + 2, to: end)
         }
         return otherNewline(after: start, end: end)
