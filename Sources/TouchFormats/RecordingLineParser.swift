@@ -14,10 +14,10 @@ protocol RecordingLineParser {
     /// Reads `line` if it is a plain event line (see the extension); false leaves it to `parseLine`. `holdsNoNul`:
     /// the reader knows the line has no NUL byte.
     mutating func parseFastEvent(_ line: UnsafeBufferPointer<UInt8>, holdsNoNul: Bool) -> Bool
-    /// Reads the plain event lines of `bytes` from `from` on (those `parseFastEvent` takes), one after the other in one
-    /// loop: only whole lines, their `\n` before `to`, and at most `limit` of them; it stops before the first other
-    /// line. `bytes[from..<to]` must hold no NUL byte. Returns where it stopped (a line's start) and how many lines
-    /// it read. A format without a fast path reads none.
+    /// Reads the plain event lines of `bytes` from `from` on (some of those `parseFastEvent` takes, with the same
+    /// events: evemu-record's layout), one after the other in one loop: only whole lines, their `\n` before `to`, and
+    /// at most `limit` of them; it stops before the first other line. `bytes[from..<to]` must hold no NUL byte.
+    /// Returns where it stopped (a line's start) and how many lines it read. A format without a fast path reads none.
     mutating func parseEventRun(
         _ bytes: UnsafeBufferPointer<UInt8>, from: Int, to: Int, limit: Int
     ) -> (next: Int, lines: Int)
