@@ -158,7 +158,7 @@ enum EvemuRecordLayout {
 
     /// `tttt cccc`: four hex digits, a space, four hex digits. Nearly every type and code is written in decimal
     /// digits alone, the type's first a `0` (`0003 0035`): the seven bytes after that `0` are read as one word,
-    /// both numbers at once; anything else a number at a time.
+    /// both numbers at once; anything else a number at a time. The caller knows the ten bytes are before the end.
     @inline(__always)
     private static func typeAndCode(_ digits: UnsafePointer<UInt8>) -> (type: UInt16, code: UInt16)? {
         if digits[0] == ASCII.zero {
