@@ -27,6 +27,27 @@ struct EvemuLineParser: RecordingLineParser {
         return true
     }
 
+    mutating func parseEventRun(
+        _ bytes: UnsafeBufferPointer<UInt8>, from: Int, to: Int, limit: Int
+    ) -> (next: Int, lines: Int) {
+        guard let base = bytes.baseAddress, from < to, limit > 0 else { return (from, 0) }
+        precondition(from >= 0 && to <= bytes.count, "byte range outside the buffer")
+        let end = base + to
+        var line = base + from
+        let before = events.count
+        var memo = EvemuRecordLayout.TimeMemo()
+        // Room for `limit` events made once: each is written with a bounds test, no uniqueness test per event.
+        events.append(addingCapacity: limit) { room in
+            while !room.isFull,
+                let (event, newline) = EvemuRecordLayout.parseThroughNewline(line, end: end, memo: &memo)
+            {
+                room.append(event)
+                line = newline + 1
+            }
+        }
+        return (line - base, events.count - before)
+    }
+
     mutating func parseLine(_ line: ArraySlice<UInt8>, number: Int) throws(RecordingError) {
         guard let first = line.first else { return }
         // Nearly every line is an event: read straight from its bytes (which then hold no NUL), or by the general

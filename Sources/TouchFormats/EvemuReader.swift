@@ -23,24 +23,34 @@ public enum EvemuReader {
         _ bytes: [UInt8], file: String, options: ReadOptions
     ) throws(RecordingError) -> ParsedRecording {
         var state = EvemuLineParser(file: file)
-        state.events.reserveCapacity(bytes.count / 24)
-        state.textHoldsNoNul = bytes.withUnsafeBufferPointer {
-            ByteSearch.first(0, in: $0, from: 0, to: $0.count) == $0.count
-        }
-        let holdsNoNul = state.textHoldsNoNul
-        var skipped: [RecordingError] = []
-        // Lines split as `forEachLine` splits them; a plain event line is read from its bytes where it is (no
-        // slice, no call per line), any other by `parseLine`.
+        // A plain event line has at least 24 bytes with its `\n`: room for every run's events, made once.
+        state.events.reserveCapacity(bytes.count / 24 + 1)
         let count = bytes.count
+        // Where the first NUL at or after `start` is (`count` when none): the runs of event lines stop before it.
+        var nul = bytes.withUnsafeBufferPointer { ByteSearch.first(0, in: $0, from: 0, to: count) }
+        state.textHoldsNoNul = nul == count
+        var skipped: [RecordingError] = []
+        // Lines split as `forEachLine` splits them: runs of plain event lines read in one loop from the file's bytes
+        // (no slice, no call per line), and the line each run stops at on its own, by the fast path or `parseLine`.
         var start = 0
         var number = 1
         while start < count {
+            if nul < start {
+                nul = bytes.withUnsafeBufferPointer { ByteSearch.first(0, in: $0, from: start, to: count) }
+            }
+            let run = bytes.withUnsafeBufferPointer { buffer in
+                state.parseEventRun(buffer, from: start, to: nul, limit: (nul - start) / 24 + 1)
+            }
+            start = run.next
+            number += run.lines
+            guard start < count else { break }
+            let lineNul = nul
             let (end, lineEnd, fast) = bytes.withUnsafeBufferPointer { buffer in
                 let end = ByteSearch.first(ASCII.newline, in: buffer, from: start, to: count)
                 var lineEnd = end
                 if lineEnd > start && buffer[lineEnd - 1] == ASCII.carriageReturn { lineEnd -= 1 }
                 let line = UnsafeBufferPointer(rebasing: buffer[start..<lineEnd])
-                return (end, lineEnd, state.parseFastEvent(line, holdsNoNul: holdsNoNul))
+                return (end, lineEnd, state.parseFastEvent(line, holdsNoNul: lineEnd <= lineNul))
             }
             if !fast {
                 do throws(RecordingError) {

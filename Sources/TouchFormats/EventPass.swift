@@ -33,16 +33,16 @@ struct LinePass<Parser: RecordingLineParser>: EventPass {
         parser.events.reserveCapacity(batchSize)
         let batchSize = batchSize
         while true {
-            // The plain event lines the buffer holds whole, without a call per line; the first other line (or one
-            // not yet whole) is read below.
+            // The plain event lines the buffer holds whole, in runs of one loop each up to the batch's end; the first
+            // other line (or one not yet whole) is read below.
             if Parser.hasFastEvents {
-                lines.takeWholeLines { line, holdsNoNul in
-                    guard parser.parseFastEvent(line, holdsNoNul: holdsNoNul) else { return false }
-                    if parser.events.count >= batchSize {
-                        batch(parser.events[...])
-                        parser.events.removeAll(keepingCapacity: true)
+                while true {
+                    lines.takeWholeLines { bytes, from, to in
+                        parser.parseEventRun(bytes, from: from, to: to, limit: batchSize - parser.events.count)
                     }
-                    return true
+                    guard parser.events.count >= batchSize else { break }
+                    batch(parser.events[...])
+                    parser.events.removeAll(keepingCapacity: true)
                 }
             }
             guard let range = try lines.nextRange() else { break }

@@ -117,46 +117,29 @@ struct LineReader {
         }
     }
 
-    /// Hands the lines the buffer already holds whole to `take`, in order and numbered as `nextRange()` returns
-    /// them, with no call per line: `take` gets each line's bytes (valid during the call) and whether they hold no
-    /// NUL, and says false to leave that line and the rest to `nextRange()`. Stops at a line not yet whole.
-    mutating func takeWholeLines(_ take: (_ line: UnsafeBufferPointer<UInt8>, _ holdsNoNul: Bool) -> Bool) {
-        guard checkedByteOrderMark && scanned == 0 else { return }
-        var start = buffer.start
+    /// Hands the unread bytes the buffer holds, up to its first NUL, to `read`, which takes whole lines from their
+    /// start in one loop (`RecordingLineParser.parseEventRun`): `read` gets the buffer's bytes, where the unread ones
+    /// start and where they end or hold a NUL, and says where it stopped (a line's start) and how many lines it took,
+    /// each ended by a `\n` before that end. They are numbered as `nextRange()` would have returned them.
+    mutating func takeWholeLines(
+        _ read: (_ bytes: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> (next: Int, lines: Int)
+    ) {
+        // A reader that keeps `\r` splits lines otherwise than the runs do.
+        guard checkedByteOrderMark && scanned == 0 && !keepsCarriageReturn else { return }
+        let start = buffer.start
         let end = buffer.end
-        var taken = 0
-        var partial = false
-        var nul = firstNul
-        let keepsCarriageReturn = keepsCarriageReturn
-        buffer.bytes.withUnsafeBufferPointer { bytes in
-            while start < end {
-                let newline = ByteSearch.first(ASCII.newline, in: bytes, from: start, to: end)
-                guard newline < end else {
-                    partial = true
-                    break
-                }
-                var lineEnd = newline
-                if !keepsCarriageReturn && lineEnd > start && bytes[lineEnd - 1] == ASCII.carriageReturn {
-                    lineEnd -= 1
-                }
-                let firstNul: Int
-                if let nul, nul >= start {
-                    firstNul = nul
-                } else {
-                    firstNul = ByteSearch.first(0, in: bytes, from: start, to: end)
-                    nul = firstNul
-                }
-                guard take(UnsafeBufferPointer(rebasing: bytes[start..<lineEnd]), firstNul >= lineEnd) else { break }
-                taken += 1
-                start = newline + 1
-            }
+        guard start < end else { return }
+        let nul: Int
+        if let firstNul, firstNul >= start {
+            nul = firstNul
+        } else {
+            nul = buffer.bytes.withUnsafeBufferPointer { ByteSearch.first(0, in: $0, from: start, to: end) }
+            firstNul = nul
         }
-        firstNul = nul
-        // A line not yet whole has no newline so far: `nextRange()` goes on looking after it.
-        if partial { scanned = end - start }
-        guard taken > 0 else { return }
-        buffer.start = start
-        number += taken
+        let (next, lines) = buffer.bytes.withUnsafeBufferPointer { read($0, start, nul) }
+        guard lines > 0 else { return }
+        buffer.start = next
+        number += lines
         endedWithNewline = true
     }
 

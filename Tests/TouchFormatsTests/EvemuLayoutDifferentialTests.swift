@@ -35,14 +35,31 @@ struct EvemuLayoutDifferentialTests {
         return field
     }
 
-    /// The line after `E:` and its separator, and the event it says when it is plain.
-    static func rest(_ mix: inout Mix) -> (bytes: [UInt8], expected: InputEvent?) {
+    /// The line after `E:` and its separator, and the event it says when it is plain. More than half the lines repeat
+    /// the time of the line before (`previous`), as the lines of one frame do, which a run of lines remembers, some
+    /// with one digit changed.
+    static func rest(
+        _ mix: inout Mix, previous: inout (seconds: [UInt8], fraction: [UInt8])?
+    ) -> (bytes: [UInt8], expected: InputEvent?) {
         var plain = true
-        let secondDigits = mix.chance(80) ? 1 + mix.below(10) : mix.below(22)
-        var seconds = decimal(secondDigits, &mix)
-        if mix.chance(5) { seconds = Array("0".utf8) + seconds }
-        let fractionDigits = mix.chance(90) ? 6 : mix.below(9)
-        let fraction = decimal(fractionDigits, &mix)
+        var seconds: [UInt8]
+        var fraction: [UInt8]
+        if let previous, mix.chance(60) {
+            (seconds, fraction) = previous
+            // Now and then one digit differs: a time that is nearly the one remembered.
+            if mix.chance(30) && !fraction.isEmpty {
+                let index = mix.below(seconds.count + fraction.count)
+                let digit = UInt8(ascii: "0") + UInt8(mix.below(10))
+                if index < seconds.count { seconds[index] = digit } else { fraction[index - seconds.count] = digit }
+            }
+        } else {
+            let secondDigits = mix.chance(80) ? 1 + mix.below(10) : mix.below(22)
+            seconds = decimal(secondDigits, &mix)
+            if mix.chance(5) { seconds = Array("0".utf8) + seconds }
+            let fractionDigits = mix.chance(90) ? 6 : mix.below(9)
+            fraction = decimal(fractionDigits, &mix)
+        }
+        previous = (seconds, fraction)
         let types: [(String, UInt16, [UInt16])] = [
             ("0003", EventType.abs, [0x35, 0x36, 0x39, 0x2f, 0x30, 0x3a, 0x00]), ("0000", EventType.syn, [0, 3]),
             ("0001", EventType.key, [0x14a, 0x145]), ("0004", EventType.msc, [5]),
@@ -71,6 +88,7 @@ struct EvemuLayoutDifferentialTests {
         let value = decimal(valueDigits, &mix)
         let tails: [String] = [
             "", "", "", " ", "\t# EV_ABS / ABS_MT_POSITION_X", " #", "\r", "x", "  ", "#x", " # a\0b",
+            "\t# ------------ SYN_REPORT (0) ---------- +12ms", "\t#", "\t \t# x", " \r", "\r\r", "\t# x\r",
         ]
         let tail = Array(tails[mix.below(tails.count)].utf8)
         var separators = [UInt8](repeating: UInt8(ascii: " "), count: 3)
@@ -83,7 +101,7 @@ struct EvemuLayoutDifferentialTests {
         // The event, worked out from the pieces, when each is plain.
         let allDigits = (seconds + fraction + value).allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
         guard plain, allDigits, (1...12).contains(seconds.count), fraction.count == 6, (1...9).contains(value.count),
-            !["x", "#x", " # a\0b"].contains(String(decoding: tail, as: UTF8.self)),
+            !["x", "#x", " # a\0b", "\r\r"].contains(String(decoding: tail, as: UTF8.self)),
             let secondsValue = Int64(String(decoding: seconds, as: UTF8.self)),
             let micros = Int64(String(decoding: fraction, as: UTF8.self)),
             let magnitude = Int32(String(decoding: value, as: UTF8.self))
@@ -110,8 +128,9 @@ struct EvemuLayoutDifferentialTests {
         var layoutFile: [UInt8] = []
         var tabFile: [UInt8] = []
         var expectedCount = 0
+        var previous: (seconds: [UInt8], fraction: [UInt8])?
         for index in 0..<20_000 {
-            let (rest, expected) = Self.rest(&mix)
+            let (rest, expected) = Self.rest(&mix, previous: &previous)
             let layoutLine = Array("E: ".utf8) + rest
             let tabLine = Array("E:\t".utf8) + rest
             layoutFile += layoutLine + [UInt8(ascii: "\n")]
