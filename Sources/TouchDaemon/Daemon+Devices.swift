@@ -45,7 +45,11 @@ extension Daemon {
             virtualTouchscreen: virtual?.description)
         guard let id = engine.addDevice(spec, at: now) else { return }
         do {
-            let token = try loop.register(device.fd, for: .readable) { [unowned self] _ in readDevice(id) }
+            // The handler holds the reader itself: no lookup of the device's record every wake-up, and the
+            // descriptor stays open until the handler is deregistered (`removeDevice`, `shutdown`).
+            let token = try loop.register(device.fd, for: .readable) { [unowned self] _ in
+                readDevice(id, from: device)
+            }
             sources[id] = LiveDevice(reader: device, node: device.node, token: token, virtual: virtual)
         } catch {
             logger.warning("\(device.node): \(error)")
@@ -53,10 +57,10 @@ extension Daemon {
         }
     }
 
-    func readDevice(_ id: DeviceHandle) {
-        guard let source = sources[id] else { return }
+    /// Called by the device's handler in the loop only, which is deregistered when the device is removed.
+    func readDevice(_ id: DeviceHandle, from reader: EvdevReading) {
         eventBuffer.removeAll(keepingCapacity: true)
-        let (snapshot, gone) = source.reader.readEvents(into: &eventBuffer)
+        let (snapshot, gone) = reader.readEvents(into: &eventBuffer)
         if !eventBuffer.isEmpty { engine.process(eventBuffer, from: id) }
         if let snapshot { engine.resync(id, to: snapshot, at: now) }
         if gone { removeDevice(id, reason: "read failed (removed)") }

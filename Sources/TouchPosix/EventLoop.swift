@@ -97,13 +97,14 @@ public final class EventLoop {
         }
     }
 
-    /// Stops watching; the caller still owns (and closes) the descriptor.
+    /// Stops watching; the caller still owns (and closes) the descriptor. The descriptor leaves the epoll set before
+    /// the handler is released: a handler may hold what owns (and closes) it.
     public func deregister(_ token: UInt64) {
         guard let entry = registration(token) else { return }
+        _ = touchd_epoll_control(epollFD, 2, entry.fd, 0, token)
         let slot = Self.slot(of: token)
         slots[slot] = nil
         freeSlots.append(slot)
-        _ = touchd_epoll_control(epollFD, 2, entry.fd, 0, token)
     }
 
     private static func slot(of token: UInt64) -> Int { Int(truncatingIfNeeded: token & 0xffff_ffff) }
