@@ -47,6 +47,22 @@ cp "$N4/n4.desc" "$FAULTS/"
 total=$(wc -l < "$N4/n4.events")
 cut=$(awk -v t="$total" 'NR > t * 0.55 && / 0000 0000 0000$/ { print NR; exit }' "$N4/n4.events")
 head -n "$cut" "$N4/n4.events" > "$FAULTS/n4-cut.events"
+# And a drop mid-stroke: a second panel like the Nexus 4 (its own name), three fingers held 4 s at 200 Hz, each
+# moving 3 units a frame down its own column, then all lifted.
+sed 's/^N: .*/N: held_dev/' "$N4/n4.desc" > "$FAULTS/held.desc"
+awk 'BEGIN {
+    for (f = 0; f < 800; f++) {
+        us = f * 5000
+        at = sprintf("E: %d.%06d", int(us / 1000000), us % 1000000)
+        for (k = 0; k < 3; k++) {
+            printf "%s 0003 002f %d\n", at, k
+            if (f == 0) printf "%s 0003 0039 %d\n%s 0003 003a 50\n", at, 100 + k, at
+            if (f == 799) { printf "%s 0003 0039 -1\n", at; continue }
+            printf "%s 0003 0035 %d\n%s 0003 0036 %d\n", at, 300 + 400 * k, at, 100 + 3 * f
+        }
+        printf "%s 0000 0000 0\n", at
+    }
+}' > "$FAULTS/held.events"
 # The uinput guest (issue 14 part 2): the whole Nexus 4 recording, and the same cut for SYN_DROPPED and unplug.
 UINPUT=$(mktemp -d /tmp/touchd-uinput.XXXXXX)
 cp "$N4/n4.desc" "$N4/n4.events" "$FAULTS/n4-cut.events" systemd/60-touchd.rules "$UINPUT/"

@@ -8,8 +8,9 @@ import TouchPosix
 /// daemon's wiring does not depend on libevdev's types.
 protocol EvdevReading: AnyObject {
     var fd: Int32 { get }
-    /// Reads what is pending. `resync` is set when a SYN_DROPPED was resolved: the caller hands the snapshot to
-    /// the engine. `gone` means the device was removed (ENODEV) or failed.
+    /// Reads what is pending, or up to a SYN_DROPPED: then `resync` is the state it was resolved to, which the
+    /// caller hands the engine after the events, and the events after the drop are the next call's. `gone` means
+    /// the device was removed (ENODEV) or failed.
     func readEvents(into events: inout [InputEvent]) -> (resync: DeviceSnapshot?, gone: Bool)
 }
 
@@ -57,13 +58,21 @@ extension Daemon {
         }
     }
 
-    /// Called by the device's handler in the loop only, which is deregistered when the device is removed.
+    /// Called by the device's handler in the loop only, which is deregistered when the device is removed. A read
+    /// stops at a drop: the state it resynchronised to goes to the engine, then the reading goes on, so the events
+    /// after the drop follow that state (and the fingers held through the drop go on).
     func readDevice(_ id: DeviceHandle, from reader: EvdevReading) {
-        eventBuffer.removeAll(keepingCapacity: true)
-        let (snapshot, gone) = reader.readEvents(into: &eventBuffer)
-        if !eventBuffer.isEmpty { engine.process(eventBuffer, from: id) }
-        if let snapshot { engine.resync(id, to: snapshot, at: now) }
-        if gone { removeDevice(id, reason: "read failed (removed)") }
+        while true {
+            eventBuffer.removeAll(keepingCapacity: true)
+            let (snapshot, gone) = reader.readEvents(into: &eventBuffer)
+            if !eventBuffer.isEmpty { engine.process(eventBuffer, from: id) }
+            if let snapshot { engine.resync(id, to: snapshot, at: now) }
+            if gone {
+                removeDevice(id, reason: "read failed (removed)")
+                break
+            }
+            if snapshot == nil { break }
+        }
         pump()
     }
 

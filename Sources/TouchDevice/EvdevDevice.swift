@@ -57,25 +57,26 @@ public final class EvdevDevice {
 
     public enum ReadResult {
         case events
-        /// A drop was resolved: hand this state to the decoder.
+        /// A drop was resolved: hand this state to the decoder after the events read, and read on for what came
+        /// after it.
         case resync(DeviceSnapshot)
         /// ENODEV or another failure: the device is gone.
         case gone(SystemError)
     }
 
-    /// Reads everything pending into `events`; at most one resync per call.
+    /// Reads everything pending into `events`, or up to a drop: then the events end with the `SYN_DROPPED`, the
+    /// result is the state libevdev resynchronised to, and the events after it are the next call's. They must
+    /// reach the decoder after that state: before it, the decoder would have to give up on the fingers held
+    /// through the drop (it cannot know they are down).
     public func read(into events: inout [InputEvent]) -> ReadResult {
         var event = input_event()
         var flags = LIBEVDEV_READ_FLAG_NORMAL.rawValue
-        var resynced = false
         while true {
             let status = libevdev_next_event(device, flags, &event)
             if status == -EAGAIN {
                 if flags == LIBEVDEV_READ_FLAG_SYNC.rawValue {
-                    // Sync events drained: libevdev's state is the device's state now.
-                    flags = LIBEVDEV_READ_FLAG_NORMAL.rawValue
-                    resynced = true
-                    continue
+                    // Sync events drained: libevdev's state is the device's state at the end of the drop.
+                    return .resync(snapshot())
                 }
                 break
             }
@@ -90,7 +91,7 @@ public final class EvdevDevice {
             }
             events.append(Self.convert(event))
         }
-        return resynced ? .resync(snapshot()) : .events
+        return .events
     }
 
     /// The slot state libevdev tracks (libevdev_get_slot_value per axis).
