@@ -43,17 +43,7 @@ total() { sed -n 's/^totals: //p' "$1"; }
 
 while IFS='|' read -r LABEL DESC EVENTS PLAYS; do
     [ -n "$LABEL" ] || continue
-    NAME=$(sed -n 's/^N: //p' "$D/$DESC" | head -n 1)
-    evemu-device "$D/$DESC" < /dev/null > "$W/$LABEL-cg-device.out" 2>&1 &
-    DEVICE=$!
-    NODE=$(device_node "$NAME")
-    if [ -z "$NODE" ]; then
-        echo "FAIL: $LABEL: no device named '$NAME'"
-        kill $DEVICE 2>/dev/null
-        status=1
-        continue
-    fi
-    udevadm settle --timeout=10 2>/dev/null
+    start_device "$LABEL" "$D/$DESC" || { status=1; continue; }
     for P in 0 "$PLAYS"; do
         OUT="$W/$LABEL-$P"
         rm -f $SOCK

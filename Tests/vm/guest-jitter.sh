@@ -14,17 +14,7 @@ status=0
 
 while IFS='|' read -r LABEL DESC EVENTS; do
     [ -n "$LABEL" ] || continue
-    NAME=$(sed -n 's/^N: //p' "$D/$DESC" | head -n 1)
-    evemu-device "$D/$DESC" < /dev/null > "$W/$LABEL-device.out" 2>&1 &
-    DEVICE=$!
-    NODE=$(device_node "$NAME")
-    if [ -z "$NODE" ]; then
-        echo "FAIL: $LABEL: no device named '$NAME'"
-        kill $DEVICE 2>/dev/null
-        status=1
-        continue
-    fi
-    udevadm settle --timeout=10 2>/dev/null
+    start_device "$LABEL" "$D/$DESC" || { status=1; continue; }
     evemu-record "$NODE" < /dev/null > "$W/$LABEL-kernel.evemu" 2> "$W/$LABEL-record.err" &
     RECORD=$!
     libinput-debug-events --device "$NODE" < /dev/null > "$W/$LABEL-libinput.txt" 2> "$W/$LABEL-libinput.err" &
