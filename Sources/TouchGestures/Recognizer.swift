@@ -341,33 +341,25 @@ public class Recognizer {
 
     var fingerCount: Int { fingers.count }
 
-    var centroid: Point {
+    var centroid: Point { mean(of: \.location) }
+
+    var startCentroid: Point { mean(of: \.start) }
+
+    /// The mean of one point of every finger (`lastCentroid` with none).
+    @inline(__always)
+    private func mean(of point: (FingerTrack) -> Point) -> Point {
         switch fingers.count {
         case 0: return lastCentroid
         case 1:
             // The sum below for one finger, without its loop (asked three times for each move of a one-finger drag).
             // Kept exact: the sum starts from zero, so -0.0 becomes +0.0 as there, and a division by one changes
             // nothing.
-            let only = fingers.values[0].location
+            let only = point(fingers.values[0])
             return Point(x: 0.0 + only.x, y: 0.0 + only.y)
         default: break
         }
         var sum = Point.zero
-        for track in fingers.values { sum = sum + track.location }
-        return Point(x: sum.x / Double(fingers.count), y: sum.y / Double(fingers.count))
-    }
-
-    var startCentroid: Point {
-        switch fingers.count {
-        case 0: return lastCentroid
-        case 1:
-            // As in `centroid`.
-            let only = fingers.values[0].start
-            return Point(x: 0.0 + only.x, y: 0.0 + only.y)
-        default: break
-        }
-        var sum = Point.zero
-        for track in fingers.values { sum = sum + track.start }
+        for track in fingers.values { sum = sum + point(track) }
         return Point(x: sum.x / Double(fingers.count), y: sum.y / Double(fingers.count))
     }
 
