@@ -101,12 +101,10 @@ extension Engine {
     /// depends on the events' times alone, never on when the batch arrived.
     public func process<Events: BidirectionalCollection<InputEvent>>(_ events: Events, from id: DeviceHandle) {
         guard let device = device(at: id.index) else { return }
-        if settings.dispatches && !device.forwards && (observer == nil || !observesDecoded) {
-            if observer == nil {
-                dispatchDirectly(events, from: device)
-            } else {
-                dispatchCounting(events, from: device)
-            }
+        if settings.dispatches && observer == nil && !device.forwards {
+            dispatchDirectly(events, from: device)
+        } else if settings.dispatches && !observesDecoded && !device.forwards {
+            dispatchCounting(events, from: device)
         } else {
             processCollecting(events, from: device)
         }
