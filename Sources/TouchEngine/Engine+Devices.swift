@@ -103,6 +103,8 @@ extension Engine {
         guard let device = device(at: id.index) else { return }
         if settings.dispatches && observer == nil && !device.forwards {
             dispatchDirectly(events, from: device)
+        } else if settings.dispatches && !observesDecoded && !device.forwards {
+            dispatchCounting(events, from: device)
         } else {
             processCollecting(events, from: device)
         }
@@ -122,6 +124,28 @@ extension Engine {
             device.pipeline.process(event, handingTo: &sink)
         }
         swap(&sink.events, &dispatchBuffer)
+    }
+
+    /// `dispatchDirectly` for an observer of dispatched events alone: the decoded outputs are counted on the way
+    /// (`decodedCounts`), with the live fingers read once after each step that handed on a finger, as `forward`
+    /// reads them for the observer.
+    private func dispatchCounting<Events: Collection<InputEvent>>(_ events: Events, from device: DeviceState) {
+        var sink = CountingSink(
+            dispatching: DispatchingSink(dispatcher: Unmanaged.passUnretained(dispatcher), device: device.tag),
+            counts: decodedCounts)
+        swap(&sink.dispatching.events, &dispatchBuffer)
+        for event in events {
+            if let deadline = dispatcher.nextDeadline, deadline <= event.time {
+                dispatcher.advance(to: event.time, into: &sink.dispatching.events)
+            }
+            device.pipeline.process(event, handingTo: &sink)
+            if sink.handedOnFinger {
+                sink.handedOnFinger = false
+                sink.counts.maxLiveFingers = max(sink.counts.maxLiveFingers, device.pipeline.countLiveFingers())
+            }
+        }
+        swap(&sink.dispatching.events, &dispatchBuffer)
+        decodedCounts = sink.counts
     }
 
     private func processCollecting<Events: Collection<InputEvent>>(_ events: Events, from device: DeviceState) {
@@ -180,10 +204,14 @@ extension Engine {
     private func forward(from device: DeviceState) {
         // The buffer holds a whole step's outputs, so the count after it is the same for each; counted once, in
         // place (a read through the class copies the whole decoder).
+        let observed = observer != nil && (observesDecoded || !settings.dispatches)
+        let counted = observer != nil && !observed
         let liveFingers = observer == nil ? 0 : device.pipeline.countLiveFingers()
         for output in pipelineBuffer {
-            if let observer {
+            if observed, let observer {
                 observer(.decoded(output, device: device.tag, liveFingers: liveFingers))
+            } else if counted {
+                decodedCounts.note(output, liveFingers: liveFingers)
             }
             if settings.dispatches { dispatcher.handle(output, device: device.tag, into: &dispatchBuffer) }
         }
@@ -211,5 +239,24 @@ private struct DispatchingSink: PipelineOutputSink {
 
     mutating func frameEnd(_ time: EventTime) {
         dispatcher._withUnsafeGuaranteedRef { $0.handle(frameEnd: time, device: device, into: &events) }
+    }
+}
+
+/// `DispatchingSink` that counts what it hands on (`Engine.dispatchCounting`).
+private struct CountingSink: PipelineOutputSink {
+    var dispatching: DispatchingSink
+    var counts: DecodedCounts
+    /// A finger went by since the engine last read the live fingers.
+    var handedOnFinger = false
+
+    mutating func finger(_ mapped: MappedFingerEvent) {
+        counts.note(mapped.event.phase)
+        handedOnFinger = true
+        dispatching.finger(mapped)
+    }
+
+    mutating func frameEnd(_ time: EventTime) {
+        counts.frameEnds += 1
+        dispatching.frameEnd(time)
     }
 }

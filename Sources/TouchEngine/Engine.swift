@@ -60,6 +60,12 @@ public final class Engine {
     var now = EventTime.zero
     /// Sees every decoded finger and dispatched event (`EngineEvent`).
     public var observer: ((EngineEvent) -> Void)?
+    /// Off: the observer sees only `.dispatched`, and decoded outputs are counted in `decodedCounts` instead, on
+    /// the same direct path to the dispatcher as with no observer. Only with `Settings.dispatches`: without a
+    /// dispatcher the decoded outputs are all the observer gets.
+    public var observesDecoded = true
+    /// What the pipelines decoded while `observesDecoded` was off.
+    public internal(set) var decodedCounts = DecodedCounts()
 
     // Scratch buffers, reused so the per-event path does not allocate.
     var pipelineBuffer: [PipelineOutput] = []

@@ -85,7 +85,9 @@ public struct ReplayDriver {
         let collect = settings.collectDispatched
         let deviceName = settings.deviceName
         // The observer sees what the engine hands on, in order: decoded fingers without a scene, dispatched events
-        // with one. Both feed the summary.
+        // with one. Both feed the summary. With a scene the decoded fingers are only counted, and the engine
+        // counts them itself (`decodedCounts`), on its direct path to the dispatcher.
+        engine.observesDecoded = !rendersDispatched
         engine.observer = { event in
             switch event {
             case .decoded(let output, _, let live):
@@ -138,6 +140,7 @@ public struct ReplayDriver {
         // up to the end of time, so a deadline that saturated there fires too.
         engine.advance(to: .max)
         sink.take(write)
+        summary.note(engine.decodedCounts)
         summary.diagnostics = engine.diagnostics(of: device) ?? DecoderDiagnostics()
         if let filter = engine.positionFilter(of: device) { summary.filter = ReplaySummary.describe(filter) }
         summary.dispatched = sink.collected

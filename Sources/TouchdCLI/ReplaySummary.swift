@@ -1,4 +1,5 @@
 import TouchCore
+import TouchEngine
 import TouchFormats
 import TouchPosix
 import TouchScene
@@ -72,6 +73,17 @@ public struct ReplaySummary: Equatable, Sendable {
         case .frameEnd:
             touchFrames += 1
         }
+    }
+
+    /// Notes what the engine counted instead of handing each decoded output over (`Engine.observesDecoded`).
+    mutating func note(_ counts: DecodedCounts) {
+        phaseTally[.down] += counts.downs
+        phaseTally[.move] += counts.moves
+        phaseTally[.up] += counts.ups
+        phaseTally[.cancel] += counts.cancels
+        fingers += counts.downs
+        touchFrames += counts.frameEnds
+        maxSimultaneous = max(maxSimultaneous, counts.maxLiveFingers)
     }
 
     public var duration: EventTime.Duration {
