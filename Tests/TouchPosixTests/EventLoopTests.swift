@@ -83,7 +83,8 @@ struct EventLoopTests {
         // Whichever of the two runs first removes the other and puts a newcomer (not ready) in the freed slot.
         for name in ["a", "b"] {
             let end = name == "a" ? ends[0] : ends[1]
-            tokens[name] = try loop.register(end.read, for: .readable) { _ in
+            // unowned: the loop holds this handler, so a strong capture would be a cycle that outlives the test.
+            tokens[name] = try loop.register(end.read, for: .readable) { [unowned loop] _ in
                 calls.append(name)
                 let other = name == "a" ? "b" : "a"
                 loop.deregister(tokens[other]!)
@@ -107,7 +108,7 @@ struct EventLoopTests {
         var calls: [String] = []
         var nestedDone = false
         for (index, end) in ends.prefix(2).enumerated() {
-            try loop.register(end.read, for: .readable) { _ in
+            try loop.register(end.read, for: .readable) { [unowned loop] _ in
                 calls.append("outer \(index)")
                 guard !nestedDone else { return }
                 nestedDone = true
