@@ -70,4 +70,21 @@ struct LogThrottleTests {
         }
         #expect(logged.count == 2)
     }
+
+    /// At the end of time a held-back line's deadline (its interval's end) saturates to now: lines that closing
+    /// idle clients held back must be counted in the same wake-up, or the engine asks for that past deadline forever.
+    @Test("idle clients that connected at EventTime.max are closed, and every held-back line is counted at once")
+    func idleClosesAtTheEndOfTime() throws {
+        let harness = EngineHarness(settings: Fixtures.settings(maximum: 100, reserved: 0), at: .max)
+        let clients = try (0..<60).map { _ in try harness.client() }
+        harness.advance(to: .max)  // one wake-up: nothing may be left due then (the engine fuzz target's rule)
+        #expect(harness.closed.sorted() == clients.sorted())
+        #expect(harness.engine.nextDeadline == nil)
+        // 100 lines a second: the 60 connects and the first 40 closes are logged, the last 20 closes counted.
+        let counted = harness.logs.compactMap { line -> Int? in
+            guard line.message.hasSuffix("connection lines held back in the last second") else { return nil }
+            return Int(line.message.prefix { $0 != " " })
+        }
+        #expect(counted == [20])
+    }
 }
