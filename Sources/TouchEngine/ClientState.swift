@@ -12,11 +12,17 @@ final class ClientState {
         didSet {
             admitsEverything =
                 subscription.map { $0.kinds.isEmpty && $0.regions.isEmpty && $0.devices.isEmpty } ?? false
+            admittedKindBits = subscription?.admittedKindBits ?? 0
+            filtersRegionsOrDevices = subscription?.filtersRegionsOrDevices ?? false
         }
     }
     /// Subscribed with no filter (the usual case): the fan-out asks this flag, not the subscription, which it would
     /// copy (three sets: three retains and releases per event per client).
     private(set) var admitsEverything = false
+    /// The subscription's kinds as bits (none when not subscribed), and whether it filters regions or devices:
+    /// a filter of kinds alone is decided by these, without copying the subscription.
+    private(set) var admittedKindBits: UInt8 = 0
+    private(set) var filtersRegionsOrDevices = false
     var framer: LineFramer
     var queue: OutboundQueue
     /// Requests read and not yet handled (they wait while the client does not read its replies).
@@ -92,7 +98,11 @@ final class ClientState {
     var isStalled: Bool { !queue.isEmpty && (isBackpressured || hasPendingItems || inputClosed) }
 
     /// Whether the client subscribed to events like this one.
-    func admits(_ route: EventRoute) -> Bool { admitsEverything || (subscription?.admits(route) ?? false) }
+    func admits(_ route: EventRoute) -> Bool {
+        if admitsEverything { return true }
+        guard admittedKindBits & route.kind.bit != 0 else { return false }
+        return !filtersRegionsOrDevices || (subscription?.admits(route) ?? false)
+    }
 
     /// What the socket should be watched for now.
     var wantedInterest: Interest {

@@ -12,7 +12,8 @@ extension Engine {
         dispatchBuffer.removeAllKeepingStorage()
     }
 
-    /// Encodes each event once and copies its bytes into the queue of every subscriber whose filter admits it.
+    /// Encodes each event once, and only if a subscriber's filter admits it, and copies its bytes into the queue of
+    /// every subscriber that does (or encodes it in place when only one does).
     func broadcast(_ events: [DispatchEvent]) {
         // Nothing to encode when nobody listens (clients that only made requests get no events).
         guard !events.isEmpty, !subscribers.isEmpty else { return }
@@ -35,18 +36,36 @@ extension Engine {
         defer { writer = line }
         // By position, not `for event in events`, which copied each event (its strings retained and released).
         for position in events.indices {
-            line.reset()
-            let queueKind = encode(events, at: position, into: &line)
             if filtering {
-                let route = EventRoute(events[position])
-                enqueue(line, kind: queueKind, to: current) { $0.admits(route) }
+                let route = EventRoute(events, at: position)
+                // Who takes it decides the work: no one, no encoding (a frame line for a client that asked for
+                // touches only); one, encoded straight into its queue; more, encoded once and copied.
+                guard let first = firstTaker(of: route, in: current, from: 0) else { continue }
+                guard firstTaker(of: route, in: current, from: first + 1) != nil else {
+                    let taker = current[first]
+                    settle(taker.enqueueWritten(at: now) { encode(events, at: position, into: &$0) }, for: taker)
+                    continue
+                }
+                line.reset()
+                let queueKind = encode(events, at: position, into: &line)
+                enqueue(line, kind: queueKind, to: current, from: first) { $0.admits(route) }
             } else {
+                line.reset()
+                let queueKind = encode(events, at: position, into: &line)
                 // No route at all, not a nil one: an optional route cost a call to destroy it for every event.
                 enqueue(line, kind: queueKind, to: current) { _ in true }
             }
         }
         // `enqueue` reaches the clients unretained: `current` owns them until here, past its last read.
         withExtendedLifetime(current) {}
+    }
+
+    /// The position of the first open subscriber from `start` on whose filter admits the route.
+    private func firstTaker(of route: EventRoute, in clients: [ClientState], from start: Int) -> Int? {
+        for index in start..<clients.count where !clients[index].isClosed && clients[index].admits(route) {
+            return index
+        }
+        return nil
     }
 
     /// Encodes each event into the client's queue itself: no line written beside it and copied in.
@@ -59,16 +78,16 @@ extension Engine {
         }
     }
 
-    /// Copies the line into the queue of every open subscriber `admits`.
+    /// Copies the line into the queue of every open subscriber from `start` on that `admits`.
     @inline(__always)
     private func enqueue(
-        _ line: borrowing JSONWriter, kind: OutboundQueue.Kind, to clients: [ClientState],
+        _ line: borrowing JSONWriter, kind: OutboundQueue.Kind, to clients: [ClientState], from start: Int = 0,
         admits: (ClientState) -> Bool
     ) {
         // `clients` holds each client strongly for the whole call (the caller keeps its array alive past the call),
         // and nothing here changes it: a client reached unretained outlives no owner, even when `settle` disconnects
         // it and `clients` is its last. A strong reference retained and released the client for every event.
-        for index in clients.indices {
+        for index in start..<clients.count {
             Unmanaged.passUnretained(clients[index])._withUnsafeGuaranteedRef { client in
                 guard !client.isClosed, admits(client) else { return }
                 let outcome = line.withUnsafeBytes { client.enqueue($0, kind: kind, at: now) }

@@ -19,26 +19,33 @@ public struct EventRoute: Equatable, Sendable {
         self.queueKind = queueKind
     }
 
-    public init(_ event: DispatchEvent) {
-        switch event {
+    public init(_ event: DispatchEvent) { self.init([event], at: 0) }
+
+    /// The route of the event at `position`, switched on where the array holds it: an event passed as an argument
+    /// was copied (its 197 bytes) for every event of a filtered fan-out.
+    public init(_ events: [DispatchEvent], at position: Int) {
+        switch events[position] {
         case .touch(let touch):
             kind = .touch
             scope = touch.regionID.map(RegionScope.region) ?? .unassigned
             device = touch.deviceID
-        case .gesture(let id, _):
+            queueKind = .of(touch)
+        case .gesture(let id, let gesture):
             kind = .gesture
             scope = .region(id)
             device = nil
+            queueKind = .of(gesture, region: id)
         case .regionMoved(let id, _, _), .regionScrolled(let id, _, _):
             kind = .region
             scope = .region(id)
             device = nil
+            queueKind = .essential
         case .frame(let name, _):
             kind = .frame
             scope = .none
             device = name
+            queueKind = .essential
         }
-        queueKind = Self.queueKind(of: event)
     }
 
     /// How a slow client's queue may coalesce the event: all the fan-out needs when no subscriber filters.

@@ -9,7 +9,7 @@ public enum EventKind: String, CaseIterable, Sendable {
 
     /// The kind's bit in a subscription's mask: testing it costs a few instructions, where a `Set` hashes the
     /// kind's raw string for every event of every filtering subscriber.
-    var bit: UInt8 {
+    public var bit: UInt8 {
         switch self {
         case .touch: 1 << 0
         case .gesture: 1 << 1
@@ -41,6 +41,10 @@ public struct Subscription: Equatable, Sendable {
     private var kindMask: UInt8 = 0
     public var regions: Set<String> = []
     public var devices: Set<String> = []
+    /// The kinds admitted, as bits (`EventKind.bit`): every kind's bit when `kinds` is empty.
+    public var admittedKindBits: UInt8 { kindMask == 0 ? ~0 : kindMask }
+    /// Whether a region or device filter applies: without one, the kind alone decides.
+    public var filtersRegionsOrDevices: Bool { !regions.isEmpty || !devices.isEmpty }
     /// Include fingers that hit no region when filtering by regions.
     public var unassigned = false
 
