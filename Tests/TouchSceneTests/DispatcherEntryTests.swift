@@ -3,7 +3,9 @@ import TouchCore
 import TouchScene
 
 /// The engine hands the dispatcher each finger event and frame end by itself (`handle(finger:)`,
-/// `handle(frameEnd:)`); every other caller wraps them in a `PipelineOutput`. Both must dispatch the same events.
+/// `handle(frameEnd:)`); every other caller wraps them in a `PipelineOutput`. Both must dispatch the same events,
+/// and those are checked against what the script makes, worked out by hand (the wrapper calls the direct entries
+/// today, so their equality alone could not fail).
 @Suite("Dispatcher entries")
 struct DispatcherEntryTests {
     static let scene = """
@@ -12,8 +14,8 @@ struct DispatcherEntryTests {
             {"id": "knob", "frame": [100, 100, 50, 50], "draggable": true, "gestures": ["long-press"]}]}]}
         """
 
-    /// Finger 1 drags the knob past the long press's slop, finger 2 taps the panel, finger 3 goes down on nothing,
-    /// a timer runs between events; each frame closed.
+    /// Finger 1 drags the knob past the long press's slop, finger 2 presses and lifts on the panel meanwhile,
+    /// finger 3 goes down on nothing, a timer runs between events; each frame closed.
     static let script: [(TouchPhase, UInt32, Double, Double, Int64)] = [
         (.down, 1, 120, 120, 0), (.move, 1, 125, 121, 10), (.move, 1, 160, 130, 20), (.down, 2, 400, 400, 30),
         (.up, 2, 401, 400, 80), (.down, 3, 900, 900, 700), (.move, 1, 200, 200, 710), (.up, 1, 200, 200, 720),
@@ -41,9 +43,29 @@ struct DispatcherEntryTests {
             #expect(wrapped.nextDeadline == direct.nextDeadline)
         }
         #expect(viaEntries == viaOutput)
-        // The script reaches what it is for: a region moved, gestures reported, a touch on no region.
-        #expect(viaOutput.contains { if case .regionMoved = $0 { true } else { false } })
-        #expect(viaOutput.contains { if case .gesture = $0 { true } else { false } })
-        #expect(viaOutput.contains { if case .touch(let t) = $0 { t.region == nil } else { false } })
+        // What the script makes, worked out by hand (slop and drag distance 10): finger 1's first move, 5.1 from its
+        // down, is within the slop; its second, 41.2, fails the knob's long press and begins the panel's drag (an
+        // ancestor's recognizer sees the fingers of its descendants, as in UIKit), both at 20 ms. Finger 2 comes
+        // down while that drag runs, so the panel has two fingers and no tap. The knob follows finger 1 from
+        // (120, 120) to (200, 200): its frame ends 80 further on both axes.
+        let moved = viaEntries.compactMap { event -> Rect? in
+            if case .regionMoved(let region, let frame, _) = event, region.string == "knob" { frame } else { nil }
+        }
+        #expect(moved.last == Rect(x: 180, y: 180, width: 50, height: 50))
+        let gestures = viaEntries.compactMap { event -> String? in
+            guard case .gesture(let region, let gesture) = event else { return nil }
+            return "\(region.string) \(gesture.name) \(gesture.event) \(gesture.time.microseconds / 1000)"
+        }
+        #expect(
+            Array(gestures.prefix(3)) == [
+                "knob long-press pressing 0", "knob long-press failed 20", "panel drag began 20",
+            ])
+        #expect(!gestures.contains { $0.contains(" tap ") })
+        let regionsByFinger = Dictionary(
+            grouping: viaEntries.compactMap { event -> (UInt32, String)? in
+                if case .touch(let touch) = event { (touch.finger.rawValue, touch.region ?? "-") } else { nil }
+            }, by: \.0
+        ).mapValues { Set($0.map(\.1)) }
+        #expect(regionsByFinger == [1: ["knob"], 2: ["panel"], 3: ["-"]])
     }
 }
