@@ -158,11 +158,14 @@ public final class EventLoop {
 public final class LoopTimer {
     private let fd: Int32
     private var token: UInt64 = 0
+    /// Weak: the loop holds this timer's handler, and a timer released before its loop leaves it (deregisters).
+    private weak var loop: EventLoop?
     public private(set) var deadline: Int64?
 
     public init(loop: EventLoop, fired: @escaping () -> Void) throws(SystemError) {
         fd = touchd_timerfd_create()
         guard fd >= 0 else { throw SystemError("timerfd_create") }
+        self.loop = loop
         let descriptor = fd
         token = try loop.register(fd, for: .readable) { [weak self] _ in
             _ = touchd_timerfd_drain(descriptor)
@@ -171,7 +174,10 @@ public final class LoopTimer {
         }
     }
 
-    deinit { Posix.close(fd) }
+    deinit {
+        loop?.deregister(token)
+        Posix.close(fd)
+    }
 
     /// Arms for an absolute monotonic time in microseconds (past times fire at once); nil disarms.
     public func arm(at monotonicMicroseconds: Int64?) {
@@ -184,12 +190,16 @@ public final class LoopTimer {
 /// Signals delivered through a signalfd in the loop instead of asynchronous handlers.
 public final class SignalSource {
     private let fd: Int32
+    private var token: UInt64 = 0
+    /// Weak, as `LoopTimer`'s: a source released before its loop deregisters its handler.
+    private weak var loop: EventLoop?
 
     public init(loop: EventLoop, signals: [Int32], handler: @escaping (Int32) -> Void) throws(SystemError) {
         fd = signals.withUnsafeBufferPointer { touchd_signalfd_create($0.baseAddress, Int32($0.count)) }
         guard fd >= 0 else { throw SystemError("signalfd") }
+        self.loop = loop
         let descriptor = fd
-        try loop.register(fd, for: .readable) { _ in
+        token = try loop.register(fd, for: .readable) { _ in
             while true {
                 let signal = touchd_signalfd_read(descriptor)
                 guard signal > 0 else { break }
@@ -198,5 +208,8 @@ public final class SignalSource {
         }
     }
 
-    deinit { Posix.close(fd) }
+    deinit {
+        loop?.deregister(token)
+        Posix.close(fd)
+    }
 }

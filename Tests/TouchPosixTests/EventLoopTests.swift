@@ -124,4 +124,17 @@ struct EventLoopTests {
         #expect(calls.filter { $0 == "inner" }.count == 1)
         #expect(calls.filter { $0.hasPrefix("outer") }.count == 4)
     }
+
+    @Test("a timer released before its loop leaves it: its slot is the next registration's")
+    func releasedTimerDeregisters() throws {
+        let loop = try EventLoop()
+        var timer: LoopTimer? = try LoopTimer(loop: loop) {}
+        timer?.arm(at: 1)  // due at once: a registration left behind would still be reported ready
+        timer = nil
+        let pipes = Pipes()
+        let end = try pipes.make(1)[0]
+        let token = try loop.register(end.read, for: .readable) { _ in }
+        #expect(token & 0xffff_ffff == 0)
+        #expect(try loop.runOnce(timeoutMilliseconds: 0) == 0)
+    }
 }
