@@ -24,9 +24,13 @@ extension Engine {
     }
 
     /// Closes the connections whose closing deadline has come, and counts the log lines held back in an interval
-    /// that is over with no line after them. Closing first: at EventTime.max an interval's end saturates to now,
-    /// so the lines these closings hold back are due at once and must be counted in this wake-up, not the next.
+    /// that is over with no line after them. Connection lines are counted after the closings: at EventTime.max an
+    /// interval's end saturates to now, so the lines these closings hold back are due at once and must be counted in
+    /// this wake-up, not the next.
     func housekeep() {
+        if let refused = refusalLog.takeHeldBack(at: now.microseconds) {
+            log(.notice, "\(refused) more client(s) refused in the last second, not logged one by one")
+        }
         let seconds = settings.idleTimeout.microseconds / 1_000_000
         for client in clients.values.sorted(by: { $0.id < $1.id }) {
             if let deadline = idleDeadline(of: client), deadline <= now {
@@ -37,9 +41,6 @@ extension Engine {
             } else if let deadline = stallDeadline(of: client), deadline <= now {
                 disconnect(client, reason: "did not read its replies for \(seconds) s")
             }
-        }
-        if let refused = refusalLog.takeHeldBack(at: now.microseconds) {
-            log(.notice, "\(refused) more client(s) refused in the last second, not logged one by one")
         }
         if let held = connectionLog.takeHeldBack(at: now.microseconds) {
             log(.info, "\(held) connection lines held back in the last second")

@@ -105,6 +105,9 @@ public final class EventLoop {
         let slot = Self.slot(of: token)
         slots[slot] = nil
         freeSlots.append(slot)
+        // `entry` holds the handler until here, after `slots` is written: a handler whose release frees a timer or
+        // watch deregisters that one from within this call, which must not find `slots` still being written.
+        withExtendedLifetime(entry) {}
     }
 
     private static func slot(of token: UInt64) -> Int { Int(truncatingIfNeeded: token & 0xffff_ffff) }

@@ -12,6 +12,9 @@ public final class FileWatch {
     /// two directories changing only reloads once more).
     private var names: Set<String> = []
     private var watchedDirectories: Set<String> = []
+    private var token: UInt64 = 0
+    /// Weak, as `LoopTimer`'s: a watch released before its loop deregisters its handler (which holds `changed`).
+    private weak var loop: EventLoop?
 
     public init(loop: EventLoop, path: String, changed: @escaping () -> Void) throws(SystemError) {
         fd = touchd_inotify_create()
@@ -24,8 +27,9 @@ public final class FileWatch {
             throw error
         }
         followTarget()
+        self.loop = loop
         let descriptor = fd
-        try loop.register(fd, for: .readable) { [weak self] _ in
+        token = try loop.register(fd, for: .readable) { [weak self] _ in
             guard let self else { return }
             var buffer = [CChar](repeating: 0, count: 8192)
             var touched = false
@@ -45,7 +49,10 @@ public final class FileWatch {
         }
     }
 
-    deinit { Posix.close(fd) }
+    deinit {
+        loop?.deregister(token)
+        Posix.close(fd)
+    }
 
     /// Adds `file`'s directory to the watch and its name to the names that count.
     private func watch(_ file: String) throws(SystemError) {

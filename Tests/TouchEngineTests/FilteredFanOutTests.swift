@@ -18,7 +18,7 @@ struct FilteredFanOutTests {
     }
 
     @Test(
-        "a subscriber to some kinds, alone, gets exactly those lines of the whole stream, reading at once or slowly",
+        "a subscriber to some kinds, alone and reading at once, gets exactly those lines of the whole stream",
         arguments: [
             (#""events":["touch"]"#, ["down", "move", "up", "cancel"]),
             (#""events":["frame"]"#, ["frame"]),

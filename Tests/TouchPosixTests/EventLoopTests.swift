@@ -128,13 +128,30 @@ struct EventLoopTests {
     @Test("a timer released before its loop leaves it: its slot is the next registration's")
     func releasedTimerDeregisters() throws {
         let loop = try EventLoop()
-        var timer: LoopTimer? = try LoopTimer(loop: loop) {}
-        timer?.arm(at: 1)  // due at once: a registration left behind would still be reported ready
-        timer = nil
+        do {
+            let timer = try LoopTimer(loop: loop) {}
+            withExtendedLifetime(timer) {}
+        }
         let pipes = Pipes()
         let end = try pipes.make(1)[0]
         let token = try loop.register(end.read, for: .readable) { _ in }
         #expect(token & 0xffff_ffff == 0)
-        #expect(try loop.runOnce(timeoutMilliseconds: 0) == 0)
+    }
+
+    @Test("removing a handler that holds the last reference to a timer also removes the timer's registration")
+    func handlerReleasingATimer() throws {
+        let loop = try EventLoop()
+        let pipes = Pipes()
+        let end = try pipes.make(1)[0]
+        let token: UInt64
+        do {
+            let timer = try LoopTimer(loop: loop) {}
+            token = try loop.register(end.read, for: .readable) { _ in withExtendedLifetime(timer) {} }
+        }
+        // The timer deregisters itself from its deinit, inside this call.
+        loop.deregister(token)
+        // Both slots are free again: the next two registrations take them.
+        let slots = try pipes.make(2).map { try loop.register($0.read, for: .readable) { _ in } & 0xffff_ffff }
+        #expect(Set(slots) == [0, 1])
     }
 }
