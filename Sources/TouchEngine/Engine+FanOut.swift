@@ -4,10 +4,14 @@ import TouchScene
 import TouchWire
 
 extension Engine {
-    /// Shows the dispatched events to the observer, then queues them for clients.
+    /// Shows the dispatched events to the observers, then queues them for clients.
     func broadcastDispatched() {
         guard !dispatchBuffer.isEmpty else { return }
-        if let observer { for event in dispatchBuffer { observer(.dispatched(event)) } }
+        if let dispatchedBatchObserver {
+            dispatchedBatchObserver(dispatchBuffer)
+        } else if let observer {
+            for event in dispatchBuffer { observer(.dispatched(event)) }
+        }
         broadcast(dispatchBuffer)
         dispatchBuffer.removeAllKeepingStorage()
     }

@@ -60,6 +60,10 @@ public final class Engine {
     var now = EventTime.zero
     /// Sees every decoded finger and dispatched event (`EngineEvent`).
     public var observer: ((EngineEvent) -> Void)?
+    /// Sees each turn's dispatched events at once, in order, in the engine's buffer, instead of `observer` seeing
+    /// them one `.dispatched` at a time: `touchd replay` reads them by position, where each event wrapped in an
+    /// `EngineEvent` for a call was copied (its 197 bytes) on the way in and again where it was taken apart.
+    public var dispatchedBatchObserver: (([DispatchEvent]) -> Void)?
     /// Off: the observer sees only `.dispatched`, and decoded outputs are counted in `decodedCounts` instead, on
     /// the same direct path to the dispatcher as with no observer. Only with `Settings.dispatches`: without a
     /// dispatcher the decoded outputs are all the observer gets.

@@ -35,6 +35,17 @@ public enum DispatchEventEncoder {
         }
     }
 
+    /// The event at `position`, switched on where the array holds it: an event passed as an argument is copied
+    /// (its 197 bytes) on the way in.
+    public static func encode(_ events: [DispatchEvent], at position: Int, into writer: inout JSONWriter) {
+        switch events[position] {
+        case .touch(let touch): encode(touch, into: &writer)
+        case .gesture(let region, let gesture): encode(gesture, region: region, into: &writer)
+        case .frame(let device, let time): FingerEventEncoder.encodeFrame(time: time, device: device, into: &writer)
+        case .regionMoved, .regionScrolled: encode(events[position], into: &writer)
+        }
+    }
+
     /// The most frequent line by far (every finger, every frame): written as a template, each key with its comma
     /// as one literal (`JSONWriter.writeTemplate`).
     public static func encode(_ touch: DispatchedTouch, into writer: inout JSONWriter) {

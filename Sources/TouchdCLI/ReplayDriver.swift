@@ -94,10 +94,15 @@ public struct ReplayDriver {
                 summary.note(output, live: live)
                 if !rendersDispatched { sink.add(output, device: deviceName) }
             case .dispatched(let dispatched):
-                sink.add(dispatched, summary: &summary, collect: collect)
+                sink.add([dispatched], summary: &summary, collect: collect)
             }
         }
-        defer { engine.observer = nil }
+        // A turn's dispatched events at once, read by position (the observer's `.dispatched` is then not called).
+        engine.dispatchedBatchObserver = { events in sink.add(events, summary: &summary, collect: collect) }
+        defer {
+            engine.observer = nil
+            engine.dispatchedBatchObserver = nil
+        }
         let spec = DeviceSpec(
             key: .named(settings.deviceName), node: settings.deviceName, description: description,
             mapping: settings.mapping, mapsToScene: false, filter: settings.filter)
@@ -110,7 +115,7 @@ public struct ReplayDriver {
             if complete, let pacer, let last = frame.last { pacer(last.time - sink.start) }
             summary.note(frame)
             engine.process(frame, from: device)
-            if sink.pending > 60 * 1024 || (pacer != nil && sink.pending > 0) { sink.take(write) }
+            if sink.shouldTake(paced: pacer != nil) { sink.take(write) }
         }
         var partial: [InputEvent] = []
         try events.forEachBatch { batch in
@@ -169,6 +174,11 @@ public struct ReplayDriver {
 
         var pending: Int { format == .ndjson ? writer.count : text.utf8.count }
 
+        /// Whether to hand on what is pending after a frame: 60 KiB of it, or any when the replay is paced. Mutating
+        /// only to reach the sink in place: reading `pending` of the sink the closures capture copied it whole (its
+        /// buffers retained and released), twice a frame.
+        mutating func shouldTake(paced: Bool) -> Bool { paced ? pending > 0 : pending > 60 * 1024 }
+
         /// Hands what is pending to `write` straight from the buffer, then empties it.
         mutating func take(_ write: (UnsafeRawBufferPointer) -> Void) {
             defer {
@@ -195,12 +205,16 @@ public struct ReplayDriver {
             }
         }
 
-        mutating func add(_ event: DispatchEvent, summary: inout ReplaySummary, collect: Bool) {
-            summary.note(event)
-            if collect { collected.append(event) }
-            switch format {
-            case .ndjson: DispatchEventEncoder.encode(event, into: &writer)
-            case .text: if let line = TextFormatter.line(for: event, start: start) { text += line + "\n" }
+        /// By position: each event is read where the engine's array holds it, not copied out for a call.
+        mutating func add(_ events: [DispatchEvent], summary: inout ReplaySummary, collect: Bool) {
+            for position in events.indices {
+                summary.note(events, at: position)
+                if collect { collected.append(events[position]) }
+                switch format {
+                case .ndjson: DispatchEventEncoder.encode(events, at: position, into: &writer)
+                case .text:
+                    if let line = TextFormatter.line(for: events[position], start: start) { text += line + "\n" }
+                }
             }
         }
     }

@@ -40,8 +40,11 @@ public struct ReplaySummary: Equatable, Sendable {
 
     public init() {}
 
-    mutating func note(_ event: DispatchEvent) {
-        switch event {
+    mutating func note(_ event: DispatchEvent) { note([event], at: 0) }
+
+    /// Notes the event at `position`, switched on where the array holds it (see `DispatchEventEncoder`).
+    mutating func note(_ events: [DispatchEvent], at position: Int) {
+        switch events[position] {
         case .touch(let touch) where touch.phase == .down:
             downsByRegion[touch.region ?? "", default: 0] += 1
         case .gesture(let region, let gesture) where gesture.event == .ended:

@@ -92,6 +92,22 @@ enum DecoderInvariants {
         var outputs: [DecoderOutput] = []
         var time: Int64 = 0
         var index = 1
+        // The decoder's live count (kept as it goes) against the fingers its outputs left down, after every step.
+        var netFingers = 0
+        var outputsSeen = 0
+        func checkLiveCount() {
+            for case .finger(let event) in outputs[outputsSeen...] {
+                switch event.phase {
+                case .down: netFingers += 1
+                case .up, .cancel: netFingers -= 1
+                case .move: break
+                }
+            }
+            outputsSeen = outputs.count
+            precondition(
+                decoder.liveFingerCount == netFingers,
+                "the decoder counts \(decoder.liveFingerCount) live fingers, its outputs left \(netFingers)")
+        }
         while index + 3 <= bytes.count {
             let (type, code) = codes[Int(bytes[index]) % codes.count]
             // Small values, so slots, tracking ids and tool types collide often.
@@ -116,6 +132,7 @@ enum DecoderInvariants {
                     InputEvent(time: EventTime(microseconds: time), type: type, code: code, value: value),
                     into: &outputs)
             }
+            checkLiveCount()
             index += 3
         }
         decoder.cancelAll(at: EventTime(microseconds: time) + EventTime.Duration(microseconds: 1), into: &outputs)
