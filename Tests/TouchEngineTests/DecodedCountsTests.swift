@@ -37,13 +37,7 @@ struct DecodedCountsTests {
             case .dispatched(let event): result.dispatched.append(event)
             }
         }
-        let device = try harness.addDevice(Fixtures.touchscreen(filter: .standard))
-        let client = try harness.client()
-        try harness.subscribe(client, #""events":["touch","gesture","frame"]"#)
-        harness.feed(DirectDispatchTests.events, from: device)
-        harness.endOfStream(device)
-        harness.advance(to: EventTime(microseconds: 60_000_000))
-        result.lines = harness[client].take().map(\.text)
+        result.lines = try DirectDispatchTests.play(harness)
         if !observesDecoded {
             #expect(result.counts == DecodedCounts(), "the observer saw a decoded output")
             result.counts = harness.engine.decodedCounts

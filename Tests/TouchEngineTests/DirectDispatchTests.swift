@@ -34,10 +34,16 @@ struct DirectDispatchTests {
     func run(observed: Bool) throws -> [String] {
         let harness = EngineHarness(scene: Fixtures.scene(Fixtures.gestureSceneJSON))
         if observed { harness.engine.observer = { _ in } }
+        return try Self.play(harness)
+    }
+
+    /// Plays `events` on a filtered touchscreen to one subscriber of touches, gestures and frames, to the end of the
+    /// stream and past every timer: that subscriber's lines.
+    static func play(_ harness: EngineHarness) throws -> [String] {
         let device = try harness.addDevice(Fixtures.touchscreen(filter: .standard))
         let client = try harness.client()
         try harness.subscribe(client, #""events":["touch","gesture","frame"]"#)
-        harness.feed(Self.events, from: device)
+        harness.feed(events, from: device)
         harness.endOfStream(device)
         harness.advance(to: EventTime(microseconds: 60_000_000))
         return harness[client].take().map(\.text)
