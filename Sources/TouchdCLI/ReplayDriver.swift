@@ -93,11 +93,11 @@ public struct ReplayDriver {
             case .decoded(let output, _, let live):
                 summary.note(output, live: live)
                 if !rendersDispatched { sink.add(output, device: deviceName) }
-            case .dispatched(let dispatched):
-                sink.add([dispatched], summary: &summary, collect: collect)
+            case .dispatched:
+                break  // the engine hands them to `dispatchedBatchObserver` instead, a turn's at once
             }
         }
-        // A turn's dispatched events at once, read by position (the observer's `.dispatched` is then not called).
+        // A turn's dispatched events at once, read by position.
         engine.dispatchedBatchObserver = { events in sink.add(events, summary: &summary, collect: collect) }
         defer {
             engine.observer = nil

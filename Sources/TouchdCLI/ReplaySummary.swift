@@ -40,8 +40,6 @@ public struct ReplaySummary: Equatable, Sendable {
 
     public init() {}
 
-    mutating func note(_ event: DispatchEvent) { note([event], at: 0) }
-
     /// Notes the event at `position`, switched on where the array holds it (see `DispatchEventEncoder`).
     mutating func note(_ events: [DispatchEvent], at position: Int) {
         switch events[position] {
