@@ -46,3 +46,8 @@ public enum Errno {
     public static let connectionRefused = ECONNREFUSED
     public static let resourceTemporarilyUnavailable = EAGAIN
 }
+
+extension Posix {
+    /// Processors online now (at least 1).
+    public static var onlineProcessorCount: Int { max(sysconf(Int32(_SC_NPROCESSORS_ONLN)), 1) }
+}
