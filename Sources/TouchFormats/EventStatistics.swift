@@ -70,6 +70,27 @@ public struct EventStatistics: Sendable {
         otherHighest[event.code] = max(otherHighest[event.code] ?? event.value, event.value)
     }
 
+    /// Takes in what `other` noted, as if its events had been noted here too: the parts of a recording that
+    /// threads read apart (`SplitSurvey`) are noted apart and merged.
+    public mutating func merge(_ other: EventStatistics) {
+        for index in seen.indices { seen[index] |= other.seen[index] }
+        for (type, codes) in other.otherCodes { otherCodes[type, default: []].formUnion(codes) }
+        axesUsed |= other.axesUsed
+        for code in 0..<Self.tableAxes where other.axisSeen & (1 << UInt64(code)) != 0 {
+            if axisSeen & (1 << UInt64(code)) == 0 {
+                axisLowest[code] = other.axisLowest[code]
+                axisHighest[code] = other.axisHighest[code]
+            } else {
+                axisLowest[code] = min(axisLowest[code], other.axisLowest[code])
+                axisHighest[code] = max(axisHighest[code], other.axisHighest[code])
+            }
+        }
+        axisSeen |= other.axisSeen
+        for (code, value) in other.otherLowest { otherLowest[code] = min(otherLowest[code] ?? value, value) }
+        for (code, value) in other.otherHighest { otherHighest[code] = max(otherHighest[code] ?? value, value) }
+        sawContactReport = sawContactReport || other.sawContactReport
+    }
+
     /// The codes used, by type (`EV_SYN` left out).
     public var codes: [UInt16: Set<UInt16>] {
         var codes = otherCodes

@@ -67,13 +67,18 @@ struct LineReader {
     private(set) var endedWithNewline = false
     /// Where the search for the next `\n` goes on: the bytes before it, after `buffer.start`, have none.
     private var scanned = 0
-    private var checkedByteOrderMark = false
+    private var checkedByteOrderMark: Bool
+    /// The input starts where a text starts (not in the middle of one, as the second part of a split pass does):
+    /// a byte order mark is looked for there.
+    private let startsText: Bool
     /// The first NUL byte in `buffer.bytes` from where it was last looked for to `buffer.end` (`buffer.end` when
     /// none), or nil when not looked for since the bytes last moved: one search covers many lines.
     private var firstNul: Int?
 
-    init(_ input: RecordingInput, bufferSize: Int = RecordingStream.defaultBufferSize) {
+    init(_ input: RecordingInput, bufferSize: Int = RecordingStream.defaultBufferSize, startsText: Bool = true) {
         buffer = InputBuffer(input, size: bufferSize)
+        self.startsText = startsText
+        checkedByteOrderMark = !startsText
     }
 
     /// The next line without its `\n` (nor a `\r` before it), or nil at the end. The slice is valid until the next
@@ -163,7 +168,7 @@ struct LineReader {
         firstNul = nil
         number = 0
         scanned = 0
-        checkedByteOrderMark = false
+        checkedByteOrderMark = !startsText
     }
 
     private mutating func line(_ start: Int, _ newline: Int) -> Range<Int> {

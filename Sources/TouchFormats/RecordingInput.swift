@@ -3,6 +3,9 @@ import TouchPosix
 /// Where a streaming reader's bytes come from, read a piece at a time and read again from the start for a second
 /// pass: a regular file is read twice from disk; a pipe, a FIFO or standard input from one cannot be rewound, so its
 /// bytes are held in memory (as the whole-file readers hold every file). Tests give bytes directly.
+///
+/// A regular file is read at explicit offsets (pread), never through the descriptor's own position, so `part`s of
+/// one input can be read by two threads at once.
 public final class RecordingInput {
     private enum Storage {
         case file(FileStream)
@@ -12,7 +15,11 @@ public final class RecordingInput {
     /// How messages name the input: the path, or `stdin` for `-`.
     public let name: String
     private let storage: Storage
-    private var position = 0
+    /// This input's bytes start here in the storage, and end at `end` (nil: at the storage's end, however long it
+    /// is when it is read).
+    private let start: Int
+    private let end: Int?
+    private var position: Int
 
     /// Opens `path` (`-` is standard input).
     public init(path: String) throws(RecordingError) {
@@ -32,43 +39,71 @@ public final class RecordingInput {
                 throw FileInput.recordingError(error)
             }
         }
+        start = 0
+        end = nil
+        position = 0
     }
 
     public init(bytes: [UInt8], name: String) {
         self.name = name
         storage = .memory(bytes)
+        start = 0
+        end = nil
+        position = 0
+    }
+
+    private init(_ storage: Storage, name: String, start: Int, end: Int?) {
+        self.storage = storage
+        self.name = name
+        self.start = start
+        self.end = end
+        position = start
+    }
+
+    /// How many bytes the input holds now; nil when that cannot be known (a file that fstat cannot measure).
+    var byteCount: Int? {
+        let total: Int?
+        switch storage {
+        case .file(let stream): total = stream.byteCount
+        case .memory(let bytes): total = bytes.count
+        }
+        guard let total else { return nil }
+        return max(min(end ?? total, total) - start, 0)
+    }
+
+    /// Bytes `from..<to` of this input (`to` nil: to its end), as an input of their own, read from their own
+    /// position: one thread may read a part while another reads another part, or the whole.
+    func part(from: Int, to: Int?) -> RecordingInput {
+        let partEnd = to.map { start + $0 } ?? end
+        return RecordingInput(storage, name: name, start: start + from, end: partEnd)
     }
 
     /// Up to `buffer.count` bytes; 0 at the end.
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(RecordingError) -> Int {
+        var wanted = buffer.count
+        if let end { wanted = min(wanted, end - position) }
+        guard wanted > 0 else { return 0 }
+        let got: Int
         switch storage {
         case .file(let stream):
             do {
-                return try stream.read(into: buffer)
+                got = try stream.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<wanted]), at: position)
             } catch {
                 throw FileInput.recordingError(error)
             }
         case .memory(let bytes):
-            let count = min(buffer.count, bytes.count - position)
-            guard count > 0 else { return 0 }
+            got = max(min(wanted, bytes.count - position), 0)
+            guard got > 0 else { return 0 }
             bytes.withUnsafeBytes { source in
-                buffer.baseAddress!.copyMemory(from: source.baseAddress! + position, byteCount: count)
+                buffer.baseAddress!.copyMemory(from: source.baseAddress! + position, byteCount: got)
             }
-            position += count
-            return count
         }
+        position += got
+        return got
     }
 
     /// Back to the first byte, for the next pass.
     func rewind() throws(RecordingError) {
-        switch storage {
-        case .file(let stream):
-            do {
-                try stream.rewind()
-            } catch {
-                throw FileInput.recordingError(error)
-            }
-        case .memory: position = 0
-        }
+        position = start
     }
 }

@@ -1,4 +1,5 @@
 import TouchCore
+import TouchPosix
 
 /// A recording read as a stream, for `touchd replay`: its memory does not grow with the recording's length.
 ///
@@ -6,7 +7,8 @@ import TouchCore
 /// before anything is replayed, with the same error as `RecordingLoader.load`; skipped lines are counted; and
 /// every event is noted (`EventStatistics`) but none kept, because settling the description may need all of
 /// them (inferred axis ranges, axes an embedded description lacks). `forEachBatch` then reads the events again
-/// from the start. A regular file is read twice; a pipe or standard input from one cannot be, so
+/// from the start. With more than one processor, a large evemu file's first pass reads both its halves at once,
+/// and the second pass may be read ahead on a thread of its own: the results are those of one thread. A regular file is read twice; a pipe or standard input from one cannot be, so
 /// `RecordingInput` holds its bytes (still never the parsed events).
 ///
 /// Formats, description, skipping and errors are those of `RecordingLoader.load`: the same line parsers, fed
@@ -23,23 +25,30 @@ public final class RecordingStream {
     public static let defaultBufferSize = 64 * 1024
     /// Events handed on at a time: enough to make the per-batch work vanish, few enough to stay in the cache.
     public static let defaultBatchSize = 4096
+    /// An evemu file this large is surveyed in two halves at once, when there is more than one processor: below
+    /// it, the first pass takes about a millisecond, and a thread costs more than it saves.
+    public static let defaultSplitSize: Int? = Posix.onlineProcessorCount > 1 ? 1 << 20 : nil
+    /// Batches parsed ahead of their use (`forEachBatch(readingAhead:)`): 64 KiB each by default.
+    static let readAheadBatches = 8
 
     /// Opens `path` (`-` is standard input) and reads it through once.
     public convenience init(
         path: String, format: RecordingFormat? = nil, descriptionPath: String? = nil,
-        options: ReadOptions = ReadOptions()
+        options: ReadOptions = ReadOptions(), splitSize: Int? = RecordingStream.defaultSplitSize
     ) throws(RecordingError) {
         try self.init(
-            input: try RecordingInput(path: path), format: format, descriptionPath: descriptionPath, options: options)
+            input: try RecordingInput(path: path), format: format, descriptionPath: descriptionPath, options: options,
+            splitSize: splitSize)
     }
 
     /// Reads `input` through once. `bufferSize` is the read buffer's size and `batchSize` the most events
     /// `forEachBatch` hands over at once: tests make them tiny, so that every line crosses reads and batches cut
-    /// frames.
+    /// frames. An evemu input of `splitSize` bytes or more is read in two halves at once (`SplitSurvey`); nil
+    /// reads every input in one.
     public init(
         input: RecordingInput, format: RecordingFormat? = nil, descriptionPath: String? = nil,
         options: ReadOptions = ReadOptions(), bufferSize: Int = RecordingStream.defaultBufferSize,
-        batchSize: Int = RecordingStream.defaultBatchSize
+        batchSize: Int = RecordingStream.defaultBatchSize, splitSize: Int? = RecordingStream.defaultSplitSize
     ) throws(RecordingError) {
         let file = input.name
         var detected = format
@@ -50,35 +59,40 @@ public final class RecordingStream {
         pass = Self.pass(
             for: format, input: input, file: file, options: options, bufferSize: bufferSize,
             batchSize: max(batchSize, 1))
-        var statistics = EventStatistics()
-        var firstEventTime: EventTime?
-        var eventCount = 0
-        var skippedCount = 0
-        var firstSkipped: RecordingError?
-        let facts = try pass.run(
-            batch: { events in
-                if firstEventTime == nil { firstEventTime = events.first?.time }
-                eventCount += events.count
-                statistics.note(events)
-            },
-            skip: { error in
-                if firstSkipped == nil { firstSkipped = error }
-                skippedCount += 1
-            })
+        var split: Survey?
+        if format == .evemu, let splitSize, let size = input.byteCount, size >= splitSize {
+            split = try SplitSurvey.run(
+                input, file: file, options: options, bufferSize: bufferSize, batchSize: max(batchSize, 1))
+        }
+        let survey: Survey
+        if let split {
+            survey = split
+        } else {
+            survey = try Survey.of(&pass)
+        }
         info = RecordingInfo(
-            format: format, description: facts.description ?? DeviceDescription(),
-            descriptionSource: facts.description == nil ? .inferred : .embedded, version: facts.version)
-        info.skippedCount = skippedCount
-        info.firstSkipped = firstSkipped
-        self.firstEventTime = firstEventTime
-        self.eventCount = eventCount
+            format: format, description: survey.facts.description ?? DeviceDescription(),
+            descriptionSource: survey.facts.description == nil ? .inferred : .embedded, version: survey.facts.version)
+        info.skippedCount = survey.skippedCount
+        info.firstSkipped = survey.firstSkipped
+        firstEventTime = survey.firstEventTime
+        eventCount = survey.eventCount
         try RecordingLoader.settleDescription(
-            &info, file: file, descriptionPath: descriptionPath, statistics: statistics)
+            &info, file: file, descriptionPath: descriptionPath, statistics: survey.statistics)
     }
 
     /// Reads the events again from the start, handing them to `body` a batch at a time, in order. Lines the
     /// first pass skipped are skipped again; an error now means the file changed since.
-    public func forEachBatch(_ body: (ArraySlice<InputEvent>) -> Void) throws(RecordingError) {
+    ///
+    /// `readingAhead`: the input is read and parsed on a thread of its own, a few batches ahead of `body`, which
+    /// runs on the caller's thread as before, with the same batches in the same order. No more than
+    /// `readAheadBatches` are held.
+    public func forEachBatch(
+        readingAhead: Bool = false, _ body: (ArraySlice<InputEvent>) -> Void
+    ) throws(RecordingError) {
+        if readingAhead, let outcome = ReadAhead.run(&pass, batches: Self.readAheadBatches, body) {
+            return try outcome.get()
+        }
         _ = try pass.run(batch: body, skip: { _ in })
     }
 

@@ -3,12 +3,12 @@
 #endif
 
 /// An open file read a piece at a time, for readers that must not hold a whole recording: a regular file, a pipe
-/// or FIFO, or standard input (`-`). A regular file can be read again from where it was opened (`rewind()`),
-/// which a reader that needs two passes uses; a pipe cannot.
+/// or FIFO, or standard input (`-`). A regular file can also be read at any offset from where it was opened
+/// (`read(into:at:)`), which a reader that needs two passes uses; a pipe cannot.
 public final class FileStream {
     /// The path, or `FileReader.standardInputName` for standard input.
     public let name: String
-    /// A regular file (standard input too, when redirected from one): `rewind()` works.
+    /// A regular file (standard input too, when redirected from one): `read(into:at:)` works.
     public let isRewindable: Bool
     private let fd: Int32
     private let ownsDescriptor: Bool
@@ -72,11 +72,21 @@ public final class FileStream {
         throw FileReader.Failure(path: name, reason: .cannotRead(errno: errno))
     }
 
-    /// Goes back to where the file was opened, to read it again.
-    public func rewind() throws(FileReader.Failure) {
-        guard isRewindable, lseek(fd, off_t(startOffset), SEEK_SET) >= 0 else {
-            throw FileReader.Failure(path: name, reason: .cannotRead(errno: isRewindable ? errno : ESPIPE))
-        }
+    /// Reads up to `buffer.count` bytes from `offset` (counted from where the file was opened) without moving the
+    /// position `read(into:)` reads from: threads may read parts of one regular file at once.
+    public func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws(FileReader.Failure) -> Int {
+        guard buffer.count > 0 else { return 0 }
+        let got = Posix.retryingInterrupts { pread(fd, buffer.baseAddress, buffer.count, off_t(startOffset + offset)) }
+        if got >= 0 { return got }
+        throw FileReader.Failure(path: name, reason: .cannotRead(errno: errno))
+    }
+
+    /// How many bytes the file holds now after where it was opened; nil when it is not a regular file.
+    public var byteCount: Int? {
+        guard isRewindable else { return nil }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return nil }
+        return max(Int(info.st_size) - startOffset, 0)
     }
 
     /// The rest of the file, read through a 64 KiB buffer.

@@ -56,8 +56,9 @@ public enum ReplayCommand {
             ) {
                 RecordingFormat(rawValue: $0)
             }
-            // Read as a stream: a first pass checks the file and settles its description, the replay reads it
-            // again, and no more than a buffer and a batch of events are held (RecordingStream).
+            // Read as a stream: a first pass checks the file and settles its description (a large evemu file's two
+            // halves at once), the replay reads it again, and no more than a buffer and a few batches of events are
+            // held (RecordingStream).
             let recording = try RecordingStream(
                 path: file, format: inputFormat, descriptionPath: parsed["desc"],
                 options: ReadOptions(skipBadLines: parsed.has("skip-bad-lines")))
@@ -79,7 +80,10 @@ public enum ReplayCommand {
             }
             // The driver hands over 60 KiB at a time (each chunk at once when paced in real time): written as
             // they come, with no second buffer.
-            let summary = try ReplayDriver.run(stream: recording, settings: settings, pacer: pacer) { bytes in
+            // With a second processor, the recording is parsed on a thread of its own while the engine runs here.
+            let summary = try ReplayDriver.run(
+                stream: recording, settings: settings, pacer: pacer, readingAhead: Posix.onlineProcessorCount > 1
+            ) { bytes in
                 StandardStreams.write(bytes, to: 1)
             }
             if let svgPath = parsed["svg"], let scene = settings.scene {

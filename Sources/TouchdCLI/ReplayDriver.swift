@@ -52,14 +52,15 @@ public struct ReplayDriver {
 
     /// Replays a stream: the events come a batch at a time, and only a batch (and a frame that runs across
     /// batches) is held. The output is byte for byte the same as for the same recording loaded whole.
+    /// `readingAhead`: the stream is parsed on a thread of its own while the engine runs on this one.
     public static func run(
-        stream: RecordingStream, settings: Settings, pacer: Pacer? = nil,
+        stream: RecordingStream, settings: Settings, pacer: Pacer? = nil, readingAhead: Bool = false,
         write: (_ bytes: UnsafeRawBufferPointer) -> Void
     ) throws -> ReplaySummary {
         try checkMapping(stream.info.description, settings)
         return try play(
             description: stream.info.description, start: stream.firstEventTime, settings: settings, pacer: pacer,
-            write: write, events: stream)
+            write: write, events: StreamedRecording(stream: stream, readsAhead: readingAhead))
     }
 
     /// The engine would only log a mapping that cannot be made; replay stops with it.
@@ -226,4 +227,12 @@ protocol EventBatches {
     func forEachBatch(_ body: (ArraySlice<InputEvent>) -> Void) throws(Failure)
 }
 
-extension RecordingStream: EventBatches {}
+/// A streamed recording's events, read ahead or not.
+private struct StreamedRecording: EventBatches {
+    let stream: RecordingStream
+    let readsAhead: Bool
+
+    func forEachBatch(_ body: (ArraySlice<InputEvent>) -> Void) throws(RecordingError) {
+        try stream.forEachBatch(readingAhead: readsAhead, body)
+    }
+}

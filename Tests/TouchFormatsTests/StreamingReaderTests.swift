@@ -33,11 +33,13 @@ struct StreamingReaderTests {
         }
     }
 
-    static func streamed(_ stream: () throws(RecordingError) -> RecordingStream) -> Outcome {
+    static func streamed(
+        readingAhead: Bool = false, _ stream: () throws(RecordingError) -> RecordingStream
+    ) -> Outcome {
         do {
             let stream = try stream()
             var events: [InputEvent] = []
-            try stream.forEachBatch { events.append(contentsOf: $0) }
+            try stream.forEachBatch(readingAhead: readingAhead) { events.append(contentsOf: $0) }
             #expect(stream.eventCount == events.count)
             #expect(stream.firstEventTime == events.first?.time)
             return Outcome(info: stream.info, events: events)
@@ -47,10 +49,12 @@ struct StreamingReaderTests {
     }
 
     /// Streamed from disk with the default buffer, and from memory through `bufferSizes` (and batches of
-    /// `batchSize` events): each must equal the whole-file outcome.
+    /// `batchSize` events): each must equal the whole-file outcome. Each is read twice: in order on one thread, and
+    /// with every evemu file's first pass split in two halves (`SplitSurvey`, however small the file) and the second
+    /// pass read ahead on a thread of its own.
     static func check(
         _ path: String, options: ReadOptions = ReadOptions(), format: RecordingFormat? = nil,
-        bufferSizes: [Int] = [7], batchSize: Int = 3
+        bufferSizes: [Int] = [7], batchSize: Int = 3, threaded: Bool = true
     ) -> [String] {
         let expected = whole(path, options: options, format: format)
         var mismatches: [String] = []
@@ -58,15 +62,27 @@ struct StreamingReaderTests {
             try RecordingStream(path: path, format: format, options: options)
         }
         if fromDisk != expected { mismatches.append("\(path) from disk: \(fromDisk) != \(expected)") }
+        if threaded {
+            let splitFromDisk = streamed(readingAhead: true) { () throws(RecordingError) in
+                try RecordingStream(path: path, format: format, options: options, splitSize: 1)
+            }
+            if splitFromDisk != expected {
+                mismatches.append("\(path) from disk in two threads: \(splitFromDisk) != \(expected)")
+            }
+        }
         guard let bytes = FileManager.default.contents(atPath: path).map(Array.init) else { return mismatches }
         for size in bufferSizes {
-            let fromMemory = streamed { () throws(RecordingError) in
-                try RecordingStream(
-                    input: RecordingInput(bytes: bytes, name: path), format: format, options: options,
-                    bufferSize: size, batchSize: batchSize)
-            }
-            if fromMemory != expected {
-                mismatches.append("\(path) through \(size) bytes: \(fromMemory) != \(expected)")
+            for threaded in threaded ? [false, true] : [false] {
+                let fromMemory = streamed(readingAhead: threaded) { () throws(RecordingError) in
+                    try RecordingStream(
+                        input: RecordingInput(bytes: bytes, name: path), format: format, options: options,
+                        bufferSize: size, batchSize: batchSize, splitSize: threaded ? 1 : nil)
+                }
+                if fromMemory != expected {
+                    mismatches.append(
+                        "\(path) through \(size) bytes\(threaded ? " in two threads" : ""): \(fromMemory) != \(expected)"
+                    )
+                }
             }
         }
         return mismatches
@@ -99,7 +115,9 @@ struct StreamingReaderTests {
         for path in files.sorted() {
             if let format = Self.whole(path).info?.format { formats.insert(format) }
             mismatches += Self.check(path)
-            mismatches += Self.check(path, options: ReadOptions(skipBadLines: true), bufferSizes: [64 * 1024])
+            // Skipping with two threads is the malformed files' test's (the shared ones have few bad lines).
+            mismatches += Self.check(
+                path, options: ReadOptions(skipBadLines: true), bufferSizes: [64 * 1024], threaded: false)
         }
         // Raw dumps are not among them: rawDumps below covers that format.
         #expect(formats == Set(RecordingFormat.allCases).subtracting([.raw]), "the shared files hold every text format")
