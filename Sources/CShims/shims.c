@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <spawn.h>
+#include <sched.h>
 #include <sys/epoll.h>
 #include <sys/inotify.h>
 #include <sys/ioctl.h>
@@ -359,3 +360,10 @@ int touchd_terminal_size(int fd, uint16_t *rows, uint16_t *columns) {
 }
 
 int touchd_pipe_nonblocking(int fds[2]) { return pipe2(fds, O_NONBLOCK | O_CLOEXEC); }
+
+int touchd_usable_processors(void) {
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) != 0) return 1;
+    int count = CPU_COUNT(&set);
+    return count > 0 ? count : 1;
+}

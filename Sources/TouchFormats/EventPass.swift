@@ -24,12 +24,22 @@ struct LinePass<Parser: RecordingLineParser>: EventPass {
     let makeParser: () -> Parser
     let skipBadLines: Bool
     let batchSize: Int
+    /// For a part of a file read apart from the lines before it (`SplitSurvey`): the pass ends at the first line
+    /// that says something of the device, which would build on what those lines said.
+    var stopsAtDescription = false
+    /// Asked at each batch and each line that is not a plain event: true ends the pass where it is (its reader
+    /// no longer wants it).
+    var isCancelled: (() -> Bool)?
+    /// What the last run's lines said of the device and version, up to where it ended: at the end of the input,
+    /// at a bad line it threw for, or where it stopped.
+    private(set) var lastFacts = FileFacts()
 
     mutating func run(
         batch: (ArraySlice<InputEvent>) -> Void, skip: (RecordingError) -> Void
     ) throws(RecordingError) -> FileFacts {
-        try lines.rewind()
+        lines.rewind()
         var parser = makeParser()
+        defer { lastFacts = FileFacts(description: parser.parsedDescription, version: parser.version) }
         parser.events.reserveCapacity(batchSize)
         let batchSize = batchSize
         while true {
@@ -43,6 +53,7 @@ struct LinePass<Parser: RecordingLineParser>: EventPass {
                     guard parser.events.count >= batchSize else { break }
                     batch(parser.events[...])
                     parser.events.removeAll(keepingCapacity: true)
+                    if let isCancelled, isCancelled() { return FileFacts() }
                 }
             }
             guard let range = try lines.nextRange() else { break }
@@ -50,11 +61,15 @@ struct LinePass<Parser: RecordingLineParser>: EventPass {
             let fast = lines.buffer.bytes.withUnsafeBufferPointer { bytes in
                 parser.parseFastEvent(UnsafeBufferPointer(rebasing: bytes[range]), holdsNoNul: holdsNoNul)
             }
-            do throws(RecordingError) {
-                if !fast { try parser.parseLine(lines.buffer.bytes[range], number: lines.number) }
-            } catch {
-                guard skipBadLines else { throw error }
-                skip(error)
+            if !fast {
+                do throws(RecordingError) {
+                    try parser.parseLine(lines.buffer.bytes[range], number: lines.number)
+                } catch {
+                    guard skipBadLines else { throw error }
+                    skip(error)
+                }
+                if stopsAtDescription && parser.parsedDescription != nil { return FileFacts() }
+                if let isCancelled, isCancelled() { return FileFacts() }
             }
             if parser.events.count >= batchSize {
                 batch(parser.events[...])
@@ -76,7 +91,7 @@ struct RawPass: EventPass {
     mutating func run(
         batch: (ArraySlice<InputEvent>) -> Void, skip: (RecordingError) -> Void
     ) throws(RecordingError) -> FileFacts {
-        try buffer.rewind()
+        buffer.rewind()
         let size = RawEventReader.recordSize
         var events: [InputEvent] = []
         events.reserveCapacity(buffer.bytes.count / size + 1)

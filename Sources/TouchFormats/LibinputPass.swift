@@ -20,7 +20,7 @@ struct LibinputPass: EventPass {
     mutating func run(
         batch: (ArraySlice<InputEvent>) -> Void, skip: (RecordingError) -> Void
     ) throws(RecordingError) -> FileFacts {
-        try lines.rewind()
+        lines.rewind()
         let deviceIndex = deviceIndex
         let batchSize = batchSize
         var events = LibinputRecordReader.EventItems(device: deviceIndex, file: file)

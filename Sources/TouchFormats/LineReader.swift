@@ -47,8 +47,8 @@ struct InputBuffer {
     }
 
     /// Reads the input again from its first byte.
-    mutating func rewind() throws(RecordingError) {
-        try input.rewind()
+    mutating func rewind() {
+        input.rewind()
         start = 0
         end = 0
         atEnd = false
@@ -163,8 +163,8 @@ struct LineReader {
     }
 
     /// Reads the input again from its start, numbering from 1 again.
-    mutating func rewind() throws(RecordingError) {
-        try buffer.rewind()
+    mutating func rewind() {
+        buffer.rewind()
         firstNul = nil
         number = 0
         scanned = 0

@@ -11,7 +11,11 @@ enum ReadAhead {
     ) -> Result<Void, RecordingError>? {
         let reader = Reader(pass, handoff: BoundedHandoff(capacity: batches))
         guard let worker = try? WorkerThread({ reader.read() }) else { return nil }
-        while let batch = reader.handoff.take() { body(batch[...]) }
+        do {
+            // Whatever way the loop is left, a reader waiting for room is let go before it is joined.
+            defer { reader.handoff.cancel() }
+            while let batch = reader.handoff.take() { body(batch[...]) }
+        }
         let outcome = worker.join()
         // The pass comes back with where it ended, as a pass read in order would.
         pass = reader.pass

@@ -4,8 +4,9 @@ import TouchPosix
 /// pass: a regular file is read twice from disk; a pipe, a FIFO or standard input from one cannot be rewound, so its
 /// bytes are held in memory (as the whole-file readers hold every file). Tests give bytes directly.
 ///
-/// A regular file is read at explicit offsets (pread), never through the descriptor's own position, so `part`s of
-/// one input can be read by two threads at once.
+/// A regular file is read at explicit offsets (pread), not through the descriptor's own position, so `part`s of
+/// one input can be read by two threads at once; the position is moved only when the whole input has been read to
+/// its end.
 public final class RecordingInput {
     private enum Storage {
         case file(FileStream)
@@ -30,7 +31,7 @@ public final class RecordingInput {
             throw FileInput.recordingError(error)
         }
         name = stream.name
-        if stream.isRewindable {
+        if stream.isRegularFile {
             storage = .file(stream)
         } else {
             do {
@@ -91,6 +92,9 @@ public final class RecordingInput {
             } catch {
                 throw FileInput.recordingError(error)
             }
+            // Read to its end, the whole input leaves the descriptor there, as read(2) would have: standard input
+            // redirected from a file is then used up for whatever the shell runs next.
+            if got == 0 && start == 0 && end == nil { stream.moveOffset(to: position) }
         case .memory(let bytes):
             got = max(min(wanted, bytes.count - position), 0)
             guard got > 0 else { return 0 }
@@ -103,7 +107,7 @@ public final class RecordingInput {
     }
 
     /// Back to the first byte, for the next pass.
-    func rewind() throws(RecordingError) {
+    func rewind() {
         position = start
     }
 }

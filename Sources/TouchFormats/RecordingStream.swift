@@ -7,9 +7,12 @@ import TouchPosix
 /// before anything is replayed, with the same error as `RecordingLoader.load`; skipped lines are counted; and
 /// every event is noted (`EventStatistics`) but none kept, because settling the description may need all of
 /// them (inferred axis ranges, axes an embedded description lacks). `forEachBatch` then reads the events again
-/// from the start. With more than one processor, a large evemu file's first pass reads both its halves at once,
-/// and the second pass may be read ahead on a thread of its own: the results are those of one thread. A regular file is read twice; a pipe or standard input from one cannot be, so
+/// from the start. A regular file is read twice; a pipe or standard input from one cannot be, so
 /// `RecordingInput` holds its bytes (still never the parsed events).
+///
+/// With a second processor, a large evemu file's first pass reads both its halves at once (`SplitSurvey`), and the
+/// second pass may be parsed ahead on a thread of its own (`ReadAhead`): what the caller gets is what one thread
+/// would give.
 ///
 /// Formats, description, skipping and errors are those of `RecordingLoader.load`: the same line parsers, fed
 /// from a fixed-size buffer (`LineReader`) instead of a whole file.
@@ -27,7 +30,7 @@ public final class RecordingStream {
     public static let defaultBatchSize = 4096
     /// An evemu file this large is surveyed in two halves at once, when there is more than one processor: below
     /// it, the first pass takes about a millisecond, and a thread costs more than it saves.
-    public static let defaultSplitSize: Int? = Posix.onlineProcessorCount > 1 ? 1 << 20 : nil
+    public static let defaultSplitSize: Int? = Posix.usableProcessorCount > 1 ? 1 << 20 : nil
     /// Batches parsed ahead of their use (`forEachBatch(readingAhead:)`): 64 KiB each by default.
     static let readAheadBatches = 8
 
@@ -110,7 +113,7 @@ public final class RecordingStream {
             if got == 0 { break }
             count += got
         }
-        try input.rewind()
+        input.rewind()
         return Array(head[0..<count])
     }
 

@@ -1,3 +1,4 @@
+import Synchronization
 import TouchCore
 import TouchPosix
 
@@ -7,9 +8,9 @@ import TouchPosix
 ///
 /// The halves meet at a line's start. Every evemu line but a description line (N:, I:, P:, B:, A:) reads the same
 /// whatever came before it: event lines, comments, blank lines, and what is wrong with a bad line. So the second
-/// half can be read by a parser that has seen nothing before; a description line in it (which builds on the ones
-/// before) makes the split give up. The second half is read with every bad line skipped, so that whether it held
-/// a description line is known even after a bad line; without `skipBadLines`, its first bad line is the error.
+/// half can be read by a parser that has seen nothing before. A description line in it builds on the ones before:
+/// the second half stops there and the split gives up. The second half also stops at its first bad line unless bad
+/// lines are skipped (that line is the error, unless the first half has one), and as soon as the first half fails.
 enum SplitSurvey {
     /// Where the second half may start: the first line that starts at or after the middle, within this much.
     private static let searchLength = 64 * 1024
@@ -22,18 +23,24 @@ enum SplitSurvey {
         let secondHalf = SecondHalf(
             LinePass(
                 lines: LineReader(input.part(from: middle, to: nil), bufferSize: bufferSize, startsText: false),
-                makeParser: { EvemuLineParser(file: file) }, skipBadLines: true, batchSize: batchSize))
+                makeParser: { EvemuLineParser(file: file) }, skipBadLines: options.skipBadLines, batchSize: batchSize))
         guard let worker = try? WorkerThread({ secondHalf.survey() }) else { return nil }
         var firstPass = LinePass(
             lines: LineReader(input.part(from: 0, to: middle), bufferSize: bufferSize),
             makeParser: { EvemuLineParser(file: file) }, skipBadLines: options.skipBadLines, batchSize: batchSize)
         let first = Result { () throws(RecordingError) in try Survey.of(&firstPass) }
+        if case .failure = first { secondHalf.cancel() }
         let second = worker.join()
         var survey = try first.get()
-        let later = try second.get()
-        guard later.facts.description == nil else { return nil }
         let linesBefore = firstPass.lines.number
-        if !options.skipBadLines, let error = later.firstSkipped { throw error.shifted(byLines: linesBefore) }
+        // Where the second half said something of the device, it stopped there; any error came before it.
+        guard secondHalf.pass.lastFacts.description == nil else { return nil }
+        let later: Survey
+        do {
+            later = try second.get()
+        } catch {
+            throw error.shifted(byLines: linesBefore)
+        }
         survey.append(later, linesBefore: linesBefore)
         return survey
     }
@@ -60,13 +67,22 @@ enum SplitSurvey {
         return start < size ? start : nil
     }
 
-    /// The second half's pass, handed to its thread, which is its only user until it is joined.
+    /// The second half's pass, handed to its thread, which is its only user until it is joined; `cancel` may come
+    /// from the first half's thread at any time.
     private final class SecondHalf: @unchecked Sendable {
         var pass: LinePass<EvemuLineParser>
-        init(_ pass: LinePass<EvemuLineParser>) { self.pass = pass }
+        private let cancelled = Atomic<Bool>(false)
+
+        init(_ pass: LinePass<EvemuLineParser>) {
+            self.pass = pass
+            self.pass.stopsAtDescription = true
+            self.pass.isCancelled = { [unowned self] in cancelled.load(ordering: .relaxed) }
+        }
 
         func survey() -> Result<Survey, RecordingError> {
             Result { () throws(RecordingError) in try Survey.of(&pass) }
         }
+
+        func cancel() { cancelled.store(true, ordering: .relaxed) }
     }
 }

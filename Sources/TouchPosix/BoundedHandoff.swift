@@ -17,9 +17,18 @@ public final class BoundedHandoff<Element: Sendable>: @unchecked Sendable {
     private var count = 0
     private var finished = false
     private var cancelled = false
+    private var waitsForRoom = 0
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let notEmpty: UnsafeMutablePointer<pthread_cond_t>
     private let notFull: UnsafeMutablePointer<pthread_cond_t>
+
+    /// How many times `put` found no room and waited: with the wake-up at half, at most one for every
+    /// `capacity / 2` elements taken (more would mean the producer is woken too often).
+    public var producerWaits: Int {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return waitsForRoom
+    }
 
     public init(capacity: Int) {
         self.capacity = max(capacity, 1)
@@ -47,10 +56,13 @@ public final class BoundedHandoff<Element: Sendable>: @unchecked Sendable {
     public func put(_ element: Element) -> Bool {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
+        if count == capacity && !cancelled { waitsForRoom += 1 }
         while count == capacity && !cancelled { pthread_cond_wait(notFull, mutex) }
         guard !cancelled else { return false }
         queue[(head + count) % capacity] = element
         count += 1
+        // A consumer that waits has nothing to do until this element: it is woken for every one it waits for.
+        // Signalling with no waiter is a test of the condition's waiter count, no system call.
         pthread_cond_signal(notEmpty)
         return true
     }

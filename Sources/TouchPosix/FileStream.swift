@@ -8,8 +8,8 @@
 public final class FileStream {
     /// The path, or `FileReader.standardInputName` for standard input.
     public let name: String
-    /// A regular file (standard input too, when redirected from one): `read(into:at:)` works.
-    public let isRewindable: Bool
+    /// A regular file (standard input too, when redirected from one): `read(into:at:)` and `moveOffset(to:)` work.
+    public let isRegularFile: Bool
     private let fd: Int32
     private let ownsDescriptor: Bool
     /// Where reading started: standard input redirected from a file may not be at its start.
@@ -54,7 +54,7 @@ public final class FileStream {
             }
         }
         let offset = kind == S_IFREG ? lseek(fd, 0, SEEK_CUR) : -1
-        isRewindable = offset >= 0
+        isRegularFile = offset >= 0
         startOffset = Int(max(offset, 0))
     }
 
@@ -81,9 +81,16 @@ public final class FileStream {
         throw FileReader.Failure(path: name, reason: .cannotRead(errno: errno))
     }
 
+    /// Sets the descriptor's own position to `offset` (counted from where the file was opened), as far as reading
+    /// with `read(into:)` would have left it: a shell that redirected standard input from a file goes on from there.
+    public func moveOffset(to offset: Int) {
+        guard isRegularFile else { return }
+        _ = lseek(fd, off_t(startOffset + offset), SEEK_SET)
+    }
+
     /// How many bytes the file holds now after where it was opened; nil when it is not a regular file.
     public var byteCount: Int? {
-        guard isRewindable else { return nil }
+        guard isRegularFile else { return nil }
         var info = stat()
         guard fstat(fd, &info) == 0 else { return nil }
         return max(Int(info.st_size) - startOffset, 0)

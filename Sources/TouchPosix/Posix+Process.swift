@@ -1,3 +1,5 @@
+import CShims
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -48,6 +50,6 @@ public enum Errno {
 }
 
 extension Posix {
-    /// Processors online now (at least 1).
-    public static var onlineProcessorCount: Int { max(sysconf(Int32(_SC_NPROCESSORS_ONLN)), 1) }
+    /// The processors this process may run on now (its affinity mask, which taskset and cpusets narrow), at least 1.
+    public static var usableProcessorCount: Int { Int(touchd_usable_processors()) }
 }

@@ -82,7 +82,7 @@ public enum ReplayCommand {
             // they come, with no second buffer.
             // With a second processor, the recording is parsed on a thread of its own while the engine runs here.
             let summary = try ReplayDriver.run(
-                stream: recording, settings: settings, pacer: pacer, readingAhead: Posix.onlineProcessorCount > 1
+                stream: recording, settings: settings, pacer: pacer, readingAhead: Posix.usableProcessorCount > 1
             ) { bytes in
                 StandardStreams.write(bytes, to: 1)
             }

@@ -91,6 +91,59 @@ struct SplitSurveyTests {
         #expect(stream.eventCount == 199)
     }
 
+    @Test("wherever the middle falls in a line (CRLF, comment, bad line, blank, description), one pass's answer")
+    func everySplitPoint() throws {
+        // Lines of every kind, with and without a bad line and a description line; a leading comment of 0 to 99
+        // bytes moves the middle over each byte of them.
+        let events =
+            "E: 0.000001 0003 0035 7\r\nE: 0.000001 0000 0000 0\r\n# a comment line\r\n\r\n"
+            + "E: 0.000002 0003 0035 -8 # trailing\r\nE: 0.000002 0000 0000 0\r\n"
+            + "E: 0.000003 0003 0036 9\r\nE: 0.000003 0000 0000 0\r\n"
+        var mismatches: [String] = []
+        var runs = 0
+        for bad in ["", "Z: bad\r\n"] {
+            for description in ["", "A: 36 0 99 0 0 0\r\n"] {
+                let body = events + bad + events + description + events
+                for padding in 0..<100 {
+                    let text = "# " + String(repeating: "p", count: padding) + "\r\nN: sweep\r\n" + body
+                    let bytes = Array(text.utf8)
+                    for skip in [false, true] {
+                        let options = ReadOptions(skipBadLines: skip)
+                        let one = StreamingReaderTests.streamed { () throws(RecordingError) in
+                            try RecordingStream(
+                                input: RecordingInput(bytes: bytes, name: "sweep"), options: options, splitSize: nil)
+                        }
+                        let two = StreamingReaderTests.streamed(readingAhead: true) { () throws(RecordingError) in
+                            try RecordingStream(
+                                input: RecordingInput(bytes: bytes, name: "sweep"), options: options, splitSize: 1)
+                        }
+                        runs += 1
+                        if one != two {
+                            mismatches.append(
+                                "bad \(!bad.isEmpty), description \(!description.isEmpty), padding \(padding), skip \(skip): \(two) != \(one)"
+                            )
+                        }
+                    }
+                }
+            }
+        }
+        #expect(runs == 800)
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(3))")
+    }
+
+    @Test("no line starts within 64 KiB after the middle: read in one pass, the same answer")
+    func middleInALongLine() throws {
+        let text =
+            "N: long\nE: 0.000001 0003 0035 7\n# " + String(repeating: "x", count: 200_000)
+            + "\nE: 0.000002 0003 0035 x\nE: 0.000003 0003 0035 9\n"
+        let bytes = Array(text.utf8)
+        let error = #expect(throws: RecordingError.self) { try Self.open(bytes) }
+        #expect(error?.line == 4)
+        let skipped = try Self.open(bytes, skip: true)
+        #expect(skipped.eventCount == 2)
+        #expect(skipped.info.firstSkipped?.line == 4)
+    }
+
     @Test("the second half's events come after the first half's, all of them, read ahead or not")
     func eventsInOrder() throws {
         let stream = try Self.open(Self.file(count: 5000))

@@ -70,6 +70,20 @@ struct StreamReplayTests {
         // Redirected from a regular file, standard input can be read twice like the file itself.
         let redirected = try runTouchd(["replay", "-"], inputFile: path)
         #expect(redirected.stdout == fromFile.stdout)
+        // Redirected after its first line (as `{ read -r line; touchd replay -; } < FILE` leaves it): the replay
+        // starts there, and leaves standard input used up, as reading it through would, for whatever runs next.
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        let firstLine = try #require(bytes.firstIndex(of: UInt8(ascii: "\n"))) + 1
+        let rest = FileManager.default.temporaryDirectory.appendingPathComponent("touchd-rest-\(getpid()).evemu")
+        try bytes[firstLine...].write(to: rest)
+        defer { try? FileManager.default.removeItem(at: rest) }
+        let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+        try handle.seek(toOffset: UInt64(firstLine))
+        let afterFirstLine = try runTouchd(["replay", "-"], inputHandle: handle)
+        let fromRest = try runTouchd(["replay", rest.path])
+        #expect(afterFirstLine.status == 0)
+        #expect(afterFirstLine.stdout == fromRest.stdout)
+        #expect(try handle.offset() == UInt64(bytes.count), "standard input is read to its end")
         let bad = try runTouchd(["replay", "-"], input: Data("# EVEMU 1.3\nE: 0.1 0003 0035 5\nE: 0.2 0003\n".utf8))
         #expect(bad.status == 1)
         #expect(bad.stdout.isEmpty, "a malformed file fails before anything is replayed")

@@ -4,10 +4,12 @@ import TouchTestKit
 /// The debug touchd the process-level tests run.
 let touchdBinary = SharedRecordings.repositoryRoot + "/.build/debug/touchd"
 
-/// Runs touchd to its end with `input` on its standard input (or the file `inputFile`, as a shell's `<` gives it);
-/// its status, standard output and standard error. Swift's crash backtracer is off: a test that provokes a trap
+/// Runs touchd to its end with `input` on its standard input (or the file `inputFile`, as a shell's `<` gives it,
+/// or `inputHandle`, an open file shared with touchd as it stands); its status, standard output and standard error. Swift's crash backtracer is off: a test that provokes a trap
 /// wants the status, not a minute of symbolication.
-func runTouchd(_ arguments: [String], input: Data? = nil, inputFile: String? = nil) throws -> (
+func runTouchd(
+    _ arguments: [String], input: Data? = nil, inputFile: String? = nil, inputHandle: FileHandle? = nil
+) throws -> (
     status: Int32, stdout: String, stderr: String
 ) {
     let process = Process()
@@ -19,6 +21,7 @@ func runTouchd(_ arguments: [String], input: Data? = nil, inputFile: String? = n
     let stdin = Pipe()
     if input != nil { process.standardInput = stdin }
     if let inputFile { process.standardInput = FileHandle(forReadingAtPath: inputFile) }
+    if let inputHandle { process.standardInput = inputHandle }
     let out = Pipe()
     let err = Pipe()
     process.standardOutput = out

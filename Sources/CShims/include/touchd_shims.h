@@ -111,4 +111,7 @@ int touchd_terminal_size(int fd, uint16_t *rows, uint16_t *columns);
 /// pipe2(O_NONBLOCK | O_CLOEXEC): fds[0] reads, fds[1] writes.
 int touchd_pipe_nonblocking(int fds[2]);
 
+/// The processors this thread may run on (sched_getaffinity: taskset and cpusets count), at least 1.
+int touchd_usable_processors(void);
+
 #endif

@@ -4,12 +4,14 @@ import TouchFormats
 /// FUZZ_TARGET=stream: the streaming reader (`RecordingStream`, what `touchd replay` reads with) against the
 /// whole-file reader on any bytes: the same format, description, version, skipped lines and events, or the same
 /// error. The first two bytes pick the buffer size (1 to 32 bytes, so that lines cross reads) and the batch size,
-/// and whether bad lines are skipped.
+/// whether bad lines are skipped, and whether the stream is read as `touchd replay` reads it with two processors:
+/// an evemu first pass in two halves at once (`SplitSurvey`, whatever the size), the second pass read ahead.
 enum StreamTarget {
     static func check(_ bytes: [UInt8]) {
         let bufferSize = Int(bytes.first ?? 0) % 32 + 1
         let batchSize = Int(bytes.dropFirst().first ?? 0) % 8 + 1
         let options = ReadOptions(skipBadLines: (bytes.first ?? 0) & 0x80 != 0)
+        let threaded = (bytes.dropFirst().first ?? 0) & 0x80 != 0
         // Named stdin, which has no sibling description files to look for.
         let name = "stdin"
         let whole: Result<RecordingInfo, RecordingError>
@@ -38,8 +40,8 @@ enum StreamTarget {
         do {
             let stream = try RecordingStream(
                 input: RecordingInput(bytes: bytes, name: name), options: options, bufferSize: bufferSize,
-                batchSize: batchSize)
-            try stream.forEachBatch { batch in
+                batchSize: batchSize, splitSize: threaded ? 1 : nil)
+            try stream.forEachBatch(readingAhead: threaded) { batch in
                 precondition(batch.count <= max(batchSize, 4096), "a batch of \(batch.count) events")
                 streamedEvents.append(contentsOf: batch)
             }
