@@ -110,8 +110,8 @@ let package = Package(
         .executableTarget(
             name: "touchd-bench",
             dependencies: [
-                "CAllocCounter", "TouchCore", "TouchFormats", "TouchScene", "TouchWire", "TouchEngine", "TouchJSON",
-                "TouchClient",
+                "CAllocCounter", "CShims", "TouchCore", "TouchFormats", "TouchScene", "TouchWire", "TouchEngine",
+                "TouchJSON", "TouchClient",
                 "TouchPosix", "TouchTestKit",
             ]),
 

@@ -367,3 +367,7 @@ int touchd_usable_processors(void) {
     int count = CPU_COUNT(&set);
     return count > 0 ? count : 1;
 }
+
+const void *touchd_find_bytes(const void *haystack, size_t haystack_length, const void *needle, size_t needle_length) {
+    return memmem(haystack, haystack_length, needle, needle_length);
+}

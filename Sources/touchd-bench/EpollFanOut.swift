@@ -12,8 +12,11 @@ enum EpollFanOut {
     /// One subscriber: its socket, the tail of a line not yet complete, and what it has received.
     final class Connection {
         let fd: Int32
-        /// Bytes read and not yet parsed: whole lines from the last read, and the start of one still to come.
-        var pending: [UInt8] = []
+        /// Bytes read and not yet parsed (`pending[0..<filled]`): whole lines from the last read, and the start of
+        /// one still to come. A read lands here directly: copied out of a shared buffer, every socket's read in a
+        /// batch waited for the copy of the ones before it, and the last sockets' stamps measured the reader.
+        var pending = [UInt8](repeating: 0, count: 1 << 16)
+        var filled = 0
         /// When the last read returned (microseconds, CLOCK_MONOTONIC).
         var readAt: Int64 = 0
         var subscribed = false
@@ -45,18 +48,22 @@ enum EpollFanOut {
             var latencies: [Double] = []
             latencies.reserveCapacity(expected * clients)
             var finished = 0
-            var buffer = [UInt8](repeating: 0, count: 1 << 16)
             var batch: [Connection] = []
             let loop = try EventLoop()
             func handle(_ connection: Connection) {
-                switch try? Posix.read(connection.fd, into: &buffer, count: buffer.count) {
-                case .bytes(let count)?:
+                let room = connection.pending.count - connection.filled
+                if room < 4096 { connection.pending += [UInt8](repeating: 0, count: connection.pending.count) }
+                let read = connection.pending.withUnsafeMutableBytes { raw in
+                    Glibc.read(connection.fd, raw.baseAddress! + connection.filled, raw.count - connection.filled)
+                }
+                switch read {
+                case 1...:
                     connection.readAt = Measure.nanoseconds() / 1000
-                    connection.pending += buffer[0..<count]
+                    connection.filled += read
                     batch.append(connection)
-                case .wouldBlock?:
+                case -1 where errno == EAGAIN || errno == EINTR:
                     return
-                case .endOfFile?, nil:
+                default:
                     finish(connection)
                 }
             }
@@ -158,17 +165,19 @@ enum EpollFanOut {
     /// Calls `body` with each complete line of what the connection has read, in place (memchr finds the ends), and
     /// keeps the incomplete rest for the next read.
     static func takeLines(of connection: Connection, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
-        let consumed = connection.pending.withUnsafeBufferPointer { bytes -> Int in
+        let filled = connection.filled
+        connection.filled = connection.pending.withUnsafeMutableBufferPointer { bytes -> Int in
             guard let base = bytes.baseAddress else { return 0 }
             var start = 0
-            while start < bytes.count, let found = memchr(base + start, 10, bytes.count - start) {
-                let end = found.assumingMemoryBound(to: UInt8.self) - UnsafeMutablePointer(mutating: base)
+            while start < filled, let found = memchr(base + start, 10, filled - start) {
+                let end = found.assumingMemoryBound(to: UInt8.self) - base
                 body(UnsafeBufferPointer(start: base + start, count: end - start))
                 start = end + 1
             }
-            return start
+            // The start of a line still to come moves to the front (nearly always nothing: reads end at a line's end).
+            base.update(from: base + start, count: filled - start)
+            return filled - start
         }
-        connection.pending.removeFirst(consumed)
     }
 
     static func contains(_ line: UnsafeBufferPointer<UInt8>, _ marker: [UInt8]) -> Bool {

@@ -3,6 +3,7 @@
 #ifndef TOUCHD_SHIMS_H
 #define TOUCHD_SHIMS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 typedef struct {
@@ -113,5 +114,8 @@ int touchd_pipe_nonblocking(int fds[2]);
 
 /// The processors this thread may run on (sched_getaffinity: taskset and cpusets count), at least 1.
 int touchd_usable_processors(void);
+
+/// memmem(3), a GNU extension Glibc's module leaves out: the first `needle` in `haystack`, or NULL.
+const void *touchd_find_bytes(const void *haystack, size_t haystack_length, const void *needle, size_t needle_length);
 
 #endif
