@@ -363,7 +363,11 @@ int touchd_pipe_nonblocking(int fds[2]) { return pipe2(fds, O_NONBLOCK | O_CLOEX
 
 int touchd_usable_processors(void) {
     cpu_set_t set;
-    if (sched_getaffinity(0, sizeof set, &set) != 0) return 1;
+    // More than CPU_SETSIZE (1024) processors make the call fail with EINVAL: count those online instead.
+    if (sched_getaffinity(0, sizeof set, &set) != 0) {
+        long online = sysconf(_SC_NPROCESSORS_ONLN);
+        return online > 0 ? (int)online : 1;
+    }
     int count = CPU_COUNT(&set);
     return count > 0 ? count : 1;
 }

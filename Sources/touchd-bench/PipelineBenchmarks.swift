@@ -78,7 +78,7 @@ enum PipelineBenchmarks {
 
     /// Writes out what the engine queued, as the daemon's loop does, counting instead of sending. A function of its
     /// own with the tally passed in: counted in variables that a nested function captured, each addition cost a
-    /// runtime exclusivity check (this target keeps them, the daemon's loop does not), 2.3 M instructions of the
+    /// runtime exclusivity check (this target keeps them, the daemon's loop does not), 2.8 M instructions of the
     /// 108,940-event run that were the benchmark's and not the engine's.
     static func drain(_ engine: Engine, at time: EventTime, effects: inout [EngineEffect], into output: inout Written) {
         while engine.hasEffects {

@@ -112,7 +112,8 @@ int touchd_terminal_size(int fd, uint16_t *rows, uint16_t *columns);
 /// pipe2(O_NONBLOCK | O_CLOEXEC): fds[0] reads, fds[1] writes.
 int touchd_pipe_nonblocking(int fds[2]);
 
-/// The processors this thread may run on (sched_getaffinity: taskset and cpusets count), at least 1.
+/// The processors this thread may run on (sched_getaffinity: taskset and cpusets count; with more than 1024
+/// processors, those online), at least 1. CPU quotas (cgroup cpu.max) are not counted.
 int touchd_usable_processors(void);
 
 /// memmem(3), a GNU extension Glibc's module leaves out: the first `needle` in `haystack`, or NULL.
