@@ -106,6 +106,25 @@ public final class RecordingInput {
         return got
     }
 
+    /// The next `count` bytes, fewer only at the end.
+    func read(upTo count: Int) throws(RecordingError) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let start = filled
+            // The closure's typed error comes out through a Result: withUnsafeMutableBytes only rethrows untyped ones.
+            let got = try bytes.withUnsafeMutableBytes { raw in
+                Result { () throws(RecordingError) in
+                    try read(into: UnsafeMutableRawBufferPointer(rebasing: raw[start...]))
+                }
+            }.get()
+            if got == 0 { break }
+            filled += got
+        }
+        bytes.removeLast(count - filled)
+        return bytes
+    }
+
     /// Back to the first byte, for the next pass.
     func rewind() {
         position = start

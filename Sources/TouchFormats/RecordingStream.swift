@@ -101,20 +101,9 @@ public final class RecordingStream {
 
     /// The first 4 KiB, which format detection looks at.
     private static func head(of input: RecordingInput) throws(RecordingError) -> [UInt8] {
-        var head = [UInt8](repeating: 0, count: 4096)
-        var count = 0
-        while count < head.count {
-            let start = count
-            let got = try head.withUnsafeMutableBytes { raw in
-                Result { () throws(RecordingError) in
-                    try input.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[start...]))
-                }
-            }.get()
-            if got == 0 { break }
-            count += got
-        }
+        let head = try input.read(upTo: 4096)
         input.rewind()
-        return Array(head[0..<count])
+        return head
     }
 
     private static func pass(

@@ -49,20 +49,8 @@ enum SplitSurvey {
     private static func lineStart(in input: RecordingInput, from offset: Int, size: Int) throws(RecordingError)
         -> Int?
     {
-        let part = input.part(from: offset - 1, to: min(offset - 1 + searchLength, size))
-        var bytes = [UInt8](repeating: 0, count: searchLength)
-        var count = 0
-        while count < bytes.count {
-            let start = count
-            let got = try bytes.withUnsafeMutableBytes { raw in
-                Result { () throws(RecordingError) in
-                    try part.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[start...]))
-                }
-            }.get()
-            if got == 0 { break }
-            count += got
-        }
-        guard let newline = bytes[0..<count].firstIndex(of: ASCII.newline) else { return nil }
+        let bytes = try input.part(from: offset - 1, to: min(offset - 1 + searchLength, size)).read(upTo: searchLength)
+        guard let newline = bytes.firstIndex(of: ASCII.newline) else { return nil }
         let start = offset + newline
         return start < size ? start : nil
     }
