@@ -14,6 +14,7 @@ final class ClientState {
                 subscription.map { $0.kinds.isEmpty && $0.regions.isEmpty && $0.devices.isEmpty } ?? false
             admittedKindBits = subscription?.admittedKindBits ?? 0
             filtersRegionsOrDevices = subscription?.filtersRegionsOrDevices ?? false
+            fields = subscription?.fields ?? .all
         }
     }
     /// Subscribed with no filter (the usual case): the fan-out asks this flag, not the subscription, which it would
@@ -23,6 +24,10 @@ final class ClientState {
     /// a filter of kinds alone is decided by these, without copying the subscription.
     private(set) var admittedKindBits: UInt8 = 0
     private(set) var filtersRegionsOrDevices = false
+    /// The keys it wants in touch and gesture lines (`FieldSelection`): lines are encoded once for each selection.
+    private(set) var fields: FieldSelection = .all
+    /// Takes every event, each line whole: the fan-out's plain path, one line shared by all such subscribers.
+    var takesWholeLines: Bool { admitsEverything && fields == .all }
     var framer: LineFramer
     var queue: OutboundQueue
     /// Requests read and not yet handled (they wait while the client does not read its replies).

@@ -31,9 +31,9 @@ extension Engine {
             enqueueEncoded(events, to: current[0])
             return
         }
-        // Subscribers without a filter (the usual case) need only the queue kind: the whole route, with its strings,
-        // cost more per event than encoding a frame line.
-        let filtering = current.contains { !$0.admitsEverything }
+        // Subscribers without a filter or a field selection (the usual case) need only the queue kind: the whole
+        // route, with its strings, cost more per event than encoding a frame line.
+        let filtering = current.contains { !$0.takesWholeLines }
         // The line is written in a local writer, moved out of `writer` and back: copying a stored property's bytes
         // into each queue retained and released its buffer for every event.
         guard var line = writer.take() else { preconditionFailure("broadcast re-entered") }
@@ -47,15 +47,31 @@ extension Engine {
                 guard let first = firstTaker(of: route, in: current, from: 0) else { continue }
                 guard firstTaker(of: route, in: current, from: first + 1) != nil else {
                     let taker = current[first]
-                    settle(taker.enqueueWritten(at: now) { encode(events, at: position, into: &$0) }, for: taker)
+                    let fields = taker.fields
+                    settle(
+                        taker.enqueueWritten(at: now) { encode(events, at: position, selecting: fields, into: &$0) },
+                        for: taker)
                     continue
                 }
-                line.reset()
-                let queueKind = encode(events, at: position, into: &line)
-                enqueue(line, kind: queueKind, to: current, from: first) { $0.admits(route) }
+                // Encoded once for each field selection among the takers, for all that selected alike. Which
+                // selections are done is kept apart from the takers: one closed on the way (overflow) is no longer a
+                // taker, yet the others of its selection had the line with it.
+                encodedSelections.removeAllKeepingStorage()
+                var next = first
+                while let taker = firstTaker(of: route, in: current, from: next) {
+                    next = taker + 1
+                    let fields = current[taker].fields
+                    guard !encodedSelections.contains(fields) else { continue }
+                    encodedSelections.append(fields)
+                    line.reset()
+                    let queueKind = encode(events, at: position, selecting: fields, into: &line)
+                    enqueue(line, kind: queueKind, to: current, from: taker) {
+                        $0.fields == fields && $0.admits(route)
+                    }
+                }
             } else {
                 line.reset()
-                let queueKind = encode(events, at: position, into: &line)
+                let queueKind = encode(events, at: position, selecting: .all, into: &line)
                 // No route at all, not a nil one: an optional route cost a call to destroy it for every event.
                 enqueue(line, kind: queueKind, to: current) { _ in true }
             }
@@ -74,10 +90,13 @@ extension Engine {
 
     /// Encodes each event into the client's queue itself: no line written beside it and copied in.
     private func enqueueEncoded(_ events: [DispatchEvent], to client: ClientState) {
+        let fields = client.fields
         for position in events.indices {
             // Closed on the way (overflow): the rest is not for it, as `enqueue` skips it.
             guard !client.isClosed else { return }
-            let outcome = client.enqueueWritten(at: now) { line in encode(events, at: position, into: &line) }
+            let outcome = client.enqueueWritten(at: now) { line in
+                encode(events, at: position, selecting: fields, into: &line)
+            }
             settle(outcome, for: client)
         }
     }
@@ -103,14 +122,15 @@ extension Engine {
     /// Encodes the event at `position` into `line` and returns how a slow client's queue may coalesce it: one look
     /// at the event for both (each `switch` over it copied the event's payload, strings retained and released).
     /// Switched on where the array holds it: an event passed as an argument was copied twice more.
-    private func encode(_ events: [DispatchEvent], at position: Int, into line: inout JSONWriter) -> OutboundQueue.Kind
-    {
+    private func encode(
+        _ events: [DispatchEvent], at position: Int, selecting fields: FieldSelection, into line: inout JSONWriter
+    ) -> OutboundQueue.Kind {
         switch events[position] {
         case .touch(let touch):
-            DispatchEventEncoder.encode(touch, into: &line)
+            DispatchEventEncoder.encode(touch, selecting: fields, into: &line)
             return .of(touch)
         case .gesture(let region, let gesture):
-            DispatchEventEncoder.encode(gesture, region: region, into: &line)
+            DispatchEventEncoder.encode(gesture, region: region, selecting: fields, into: &line)
             return .of(gesture, region: region)
         case .frame(let device, let time):
             // Straight to the frame's printer, as `DispatchEventEncoder.encode` would: handing it the whole event

@@ -76,6 +76,9 @@ public final class Engine {
     var dispatchBuffer: [DispatchEvent] = []
     /// The fan-out's line; nil only while `broadcast` writes in it.
     var writer: JSONWriter? = JSONWriter(capacity: 4096)
+    /// The field selections a line was encoded for, in the fan-out of one event: kept from event to event, so that
+    /// subscribers of several selections cost no allocation per event.
+    var encodedSelections: [FieldSelection] = []
 
     public init(scene: Scene, settings: Settings = Settings()) {
         self.settings = settings

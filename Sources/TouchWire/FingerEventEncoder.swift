@@ -57,6 +57,17 @@ public enum FingerEventEncoder {
         }
     }
 
+    /// `{"type":…` alone, for a line whose device key was not selected (`FieldSelection`).
+    @inline(__always)
+    static func typeKey(_ phase: TouchPhase, into line: inout TemplateCursor) {
+        switch phase {
+        case .down: line.literal(#"{"type":"down""#)
+        case .move: line.literal(#"{"type":"move""#)
+        case .up: line.literal(#"{"type":"up""#)
+        case .cancel: line.literal(#"{"type":"cancel""#)
+        }
+    }
+
     @inline(__always)
     private static func templateFinger(
         _ finger: FingerID, slot: Int32, time: EventTime, into line: inout TemplateCursor
@@ -74,35 +85,44 @@ public enum FingerEventEncoder {
 
     /// The optional attributes, present only when the device reports them, inside a template-written line.
     public static func templateAttributes(_ contact: ContactState, into line: inout TemplateCursor) {
-        if let value = contact.pressure {
+        templateAttributes(contact, selecting: .all, into: &line)
+    }
+
+    /// The attributes that `fields` selects, of those the device reports. Inlined: with every field selected, the
+    /// tests of the selection fold away.
+    @inline(__always)
+    static func templateAttributes(
+        _ contact: ContactState, selecting fields: FieldSelection, into line: inout TemplateCursor
+    ) {
+        if let value = contact.pressure, fields.contains(.pressure) {
             line.literal(#","pressure":"#)
             line.integer(Int64(value))
         }
-        if let value = contact.touchMajor {
+        if let value = contact.touchMajor, fields.contains(.touchMajor) {
             line.literal(#","touch_major":"#)
             line.integer(Int64(value))
         }
-        if let value = contact.touchMinor {
+        if let value = contact.touchMinor, fields.contains(.touchMinor) {
             line.literal(#","touch_minor":"#)
             line.integer(Int64(value))
         }
-        if let value = contact.widthMajor {
+        if let value = contact.widthMajor, fields.contains(.widthMajor) {
             line.literal(#","width_major":"#)
             line.integer(Int64(value))
         }
-        if let value = contact.widthMinor {
+        if let value = contact.widthMinor, fields.contains(.widthMinor) {
             line.literal(#","width_minor":"#)
             line.integer(Int64(value))
         }
-        if let value = contact.orientation {
+        if let value = contact.orientation, fields.contains(.orientation) {
             line.literal(#","orientation":"#)
             line.integer(Int64(value))
         }
-        if let value = contact.distance {
+        if let value = contact.distance, fields.contains(.distance) {
             line.literal(#","distance":"#)
             line.integer(Int64(value))
         }
-        if let value = contact.toolType {
+        if let value = contact.toolType, fields.contains(.tool) {
             line.literal(#","tool":"#)
             line.string(ToolType.name(value))
         }

@@ -137,6 +137,12 @@ public enum RequestDecoder {
             subscription.regions = try strings(&reader, "regions")
             subscription.devices = try strings(&reader, "devices")
             subscription.unassigned = try reader.bool("unassigned") ?? false
+            if try reader.array("fields") != nil {
+                switch FieldSelection.named(try strings(&reader, "fields")) {
+                case .success(let fields): subscription.fields = fields
+                case .failure(let unknown): throw reader.error("fields", unknown.message)
+                }
+            }
             request = .subscribe(subscription)
         case "set-scene":
             guard let scene = reader.raw("scene") else { throw reader.error(nil, "missing required key 'scene'") }

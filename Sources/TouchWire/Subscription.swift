@@ -47,14 +47,18 @@ public struct Subscription: Equatable, Sendable {
     public var filtersRegionsOrDevices: Bool { !regions.isEmpty || !devices.isEmpty }
     /// Include fingers that hit no region when filtering by regions.
     public var unassigned = false
+    /// The keys of touch and gesture lines beyond their core (`FieldSelection`): all of them unless `fields` said.
+    public var fields: FieldSelection = .all
 
     public init(
-        kinds: Set<EventKind> = [], regions: Set<String> = [], devices: Set<String> = [], unassigned: Bool = false
+        kinds: Set<EventKind> = [], regions: Set<String> = [], devices: Set<String> = [], unassigned: Bool = false,
+        fields: FieldSelection = .all
     ) {
         self.kinds = kinds
         self.regions = regions
         self.devices = devices
         self.unassigned = unassigned
+        self.fields = fields
     }
 
     /// Whether an event of `kind`, about `scope`, from `device` (nil: not from a device) goes to this subscriber.
