@@ -136,13 +136,16 @@ public final class TouchClient {
     public func ping() throws(ClientError) -> Bool { try request(op: "ping").ok }
 
     /// Subscribes; empty lists mean everything.
-    public func subscribe(events: [String] = [], regions: [String] = [], devices: [String] = []) throws(ClientError)
-        -> Message.Reply
-    {
+    /// `fields`: the keys wanted in touch and gesture lines beyond their core (docs/protocol.md); nil for whole
+    /// lines, empty for the core alone.
+    public func subscribe(
+        events: [String] = [], regions: [String] = [], devices: [String] = [], fields: [String]? = nil
+    ) throws(ClientError) -> Message.Reply {
         try request(op: "subscribe") { writer in
             if !events.isEmpty { Self.strings("events", events, into: &writer) }
             if !regions.isEmpty { Self.strings("regions", regions, into: &writer) }
             if !devices.isEmpty { Self.strings("devices", devices, into: &writer) }
+            if let fields { Self.strings("fields", fields, into: &writer) }
         }
     }
 

@@ -6,7 +6,8 @@ import TouchView
 
 /// touchctl: talk to touchd over its socket.
 ///
-///     touchctl [--socket PATH] [--timeout SECONDS] monitor [--raw] [--events touch,gesture] [--regions a,b] [--count N]
+///     touchctl [--socket PATH] [--timeout SECONDS] monitor [--raw] [--events touch,gesture] [--regions a,b]
+///         [--fields raw_x,raw_y] [--count N]
 ///     touchctl [--socket PATH] view [--no-color]
 ///     touchctl [--socket PATH] ping | devices
 ///     touchctl [--socket PATH] scene get | scene set FILE
@@ -15,8 +16,9 @@ let usage = """
     usage: touchctl [--socket PATH] [--timeout SECONDS] COMMAND
 
     commands:
-      monitor [--raw] [--events K,K] [--regions ID,ID] [--devices D,D] [--count N]
-                           print events as they come (text, or the raw NDJSON lines)
+      monitor [--raw] [--events K,K] [--regions ID,ID] [--devices D,D] [--fields F,F] [--count N]
+                           print events as they come (text, or the raw NDJSON lines); --fields: the keys of
+                           touch and gesture lines wanted beyond their core ('' for the core alone)
       view [--no-color]    the scene, its live fingers and the last gestures, live in the terminal (q quits)
       ping                 check the daemon answers
       devices              list the devices touchd reads
@@ -141,7 +143,11 @@ case "monitor":
     let list = { (name: String) in option(name, in: rest)?.split(separator: ",").map(String.init) ?? [] }
     let count = option("--count", in: rest).flatMap(Int.init)
     do {
-        check(try client.subscribe(events: list("--events"), regions: list("--regions"), devices: list("--devices")))
+        // Present but empty (`--fields ''`) selects the core keys alone; absent, lines come whole.
+        let fields = option("--fields", in: rest).map { _ in list("--fields") }
+        check(
+            try client.subscribe(
+                events: list("--events"), regions: list("--regions"), devices: list("--devices"), fields: fields))
         var seen = 0
         if rest.contains("--raw") {
             while let line = try client.nextLine() {

@@ -29,10 +29,10 @@ SCENE: dict[str, Any] = {
 FAST_RETRY = touchd.Backoff(initial=0.02, maximum=0.2, attempts=100)
 
 
-def replay(events: Path, *extra: str) -> list[str]:
-    """Play the recording at 10× once the first client subscribes, without the jitter filter: every expected
+def replay(events: Path, *extra: str, waits: int = 1) -> list[str]:
+    """Play the recording at 10× once `waits` clients have subscribed, without the jitter filter: every expected
     count and position is tallied from the file's own events (recording.py)."""
-    return ["--replay", str(events), "--speed", "10", "--replay-waits", "1", "--filter", "off", *extra]
+    return ["--replay", str(events), "--speed", "10", "--replay-waits", str(waits), "--filter", "off", *extra]
 
 
 def collect_touches(client: touchd.Client, fingers: int) -> tuple[list[touchd.Touch], list[touchd.Frame]]:
@@ -119,6 +119,28 @@ def test_recording_arrives_with_its_fingers_positions_and_regions(
         # The replay does not loop: nothing more comes.
         with pytest.raises(touchd.TouchdTimeout):
             client.next_event(timeout=0.5)
+
+
+def test_selected_fields_cut_each_touch_line_to_its_core_and_the_chosen_keys(
+    start_daemon: DaemonFactory, n4_events: Path, n4: Recording
+) -> None:
+    daemon = start_daemon(replay(n4_events, waits=2))
+    with touchd.Client(str(daemon.socket)) as whole, touchd.Client(str(daemon.socket)) as chosen:
+        assert whole.set_scene(SCENE) == 2
+        with pytest.raises(touchd.BadRequest) as unknown:
+            chosen.subscribe(["touch"], fields=["region", "colour"])
+        assert unknown.value.message.startswith("fields: unknown field 'colour'; expected any of ")
+        chosen.subscribe(["touch"], fields=["slot", "raw_x", "raw_y", "region"])
+        whole.subscribe(["touch"])
+        cut, _ = collect_touches(chosen, len(n4.starts))
+        full, _ = collect_touches(whole, len(n4.starts))
+        # The selected keys are enough to find the recording's own fingers in the stream.
+        check_stream(cut, n4)
+        assert len(cut) == len(full)
+        for short, line in zip(cut, full):
+            assert set(short.raw) == {"type", "finger", "time_us", "x", "y", "slot", "raw_x", "raw_y", "region"}
+            assert short.raw == {key: value for key, value in line.raw.items() if key in short.raw}
+            assert (short.device, short.local_x, short.since_down_us) == ("", None, None)
 
 
 def touchd_start(touch: touchd.Touch) -> Start:

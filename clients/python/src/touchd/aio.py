@@ -342,11 +342,12 @@ class AsyncClient:
         regions: Iterable[str] | None = None,
         devices: Iterable[str] | None = None,
         unassigned: bool | None = None,
+        fields: Iterable[str] | None = None,
     ) -> None:
         """See `Client.subscribe`."""
-        fields = subscription_fields(events, regions, devices, unassigned)
-        await self.request("subscribe", fields)
-        self._subscription = fields
+        request = subscription_fields(events, regions, devices, unassigned, fields)
+        await self.request("subscribe", request)
+        self._subscription = request
 
     async def unsubscribe(self) -> None:
         await self.request("unsubscribe")

@@ -293,12 +293,15 @@ class Client:
         regions: Iterable[str] | None = None,
         devices: Iterable[str] | None = None,
         unassigned: bool | None = None,
+        fields: Iterable[str] | None = None,
     ) -> None:
         """Subscribes (replacing an earlier subscription): event kinds (`touch`, `gesture`, `frame`, `region`,
-        `device`, `scene`), region ids, device keys; None or empty means all. Renewed after each reconnect."""
-        fields = subscription_fields(events, regions, devices, unassigned)
-        self.request("subscribe", fields)
-        self._subscription = fields
+        `device`, `scene`), region ids, device keys; None or empty means all. `fields`: the keys of touch and
+        gesture lines wanted beyond their core (None: whole lines; empty: the core alone); the keys left out read
+        as None in `Touch` and `Gesture`. Renewed after each reconnect."""
+        request = subscription_fields(events, regions, devices, unassigned, fields)
+        self.request("subscribe", request)
+        self._subscription = request
 
     def unsubscribe(self) -> None:
         self.request("unsubscribe")

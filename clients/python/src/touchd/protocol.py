@@ -270,20 +270,22 @@ def subscription_fields(
     regions: Iterable[str] | None = None,
     devices: Iterable[str] | None = None,
     unassigned: bool | None = None,
+    fields: Iterable[str] | None = None,
 ) -> dict[str, Any]:
-    """The fields of a `subscribe` request; absent or empty lists mean everything."""
-    fields: dict[str, Any] = {}
-    for key, values in (("events", events), ("regions", regions), ("devices", devices)):
+    """The fields of a `subscribe` request; absent or empty lists mean everything, except `fields`: None gives
+    whole lines, an empty list the core keys alone (docs/protocol.md, "Field selection")."""
+    request: dict[str, Any] = {}
+    for key, values in (("events", events), ("regions", regions), ("devices", devices), ("fields", fields)):
         if values is None:
             continue
         if isinstance(values, str):
             raise TypeError(f"{key} must be a list of strings, not one string")
         items = list(values)
-        if items:
-            fields[key] = items
+        if items or key == "fields":
+            request[key] = items
     if unassigned is not None:
-        fields["unassigned"] = bool(unassigned)
-    return fields
+        request["unassigned"] = bool(unassigned)
+    return request
 
 
 def reply_version(reply: Reply) -> int:
