@@ -181,6 +181,13 @@ if [ $SMOKE = 0 ]; then
     row 5 "pipeline instructions per input event (callgrind)" \
         "$per_event ($(awk -v i="$ir" 'BEGIN{printf "%.1f", i / 1e6}') M for $cg_events events)" "<= 1,000" \
         "$(verdict "$per_event <= 1000")"
+    # The same with a subscriber that selects the core keys alone (subscribe's fields, docs/protocol.md).
+    TOUCHD_BENCH_SUBSCRIBE='{"op":"subscribe","fields":[]}' valgrind --tool=callgrind \
+        --callgrind-out-file="$WORK/callgrind-core.out" "$WORK/bench-stripped" pipeline "$WORK/cg.evemu" 50 \
+        >/dev/null 2>"$WORK/callgrind-core.log"
+    ir_core=$(grep -o 'Collected : [0-9]*' "$WORK/callgrind-core.log" | awk '{print $3}')
+    row "" "the same, the subscriber selecting the core keys alone (fields: [])" \
+        "$(awk -v i="$ir_core" -v e="$cg_events" 'BEGIN{printf "%.0f (%.1f M)", i / e, i / 1e6}')" "" ""
 else
     row 5 "pipeline instructions per input event (callgrind)" "skipped in --smoke" "<= 1,000" "-"
 fi
