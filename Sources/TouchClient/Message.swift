@@ -38,8 +38,9 @@ public enum Message: Sendable {
         public var region: String?
         public var x: Double
         public var y: Double
-        public var localX: Double
-        public var localY: Double
+        /// Region coordinates; nil when the line leaves them out (a subscription's `fields` did not select them).
+        public var localX: Double?
+        public var localY: Double?
         public var taps: Int
         public var timeMicroseconds: Int64
         public var json: JSONValue
@@ -83,8 +84,7 @@ public enum Message: Sendable {
                 Touch(
                     phase: string("type")!, device: string("device") ?? "", finger: Int(number("finger") ?? 0),
                     region: string("region"), x: number("x") ?? 0, y: number("y") ?? 0,
-                    localX: number("local_x") ?? number("x") ?? 0,
-                    localY: number("local_y") ?? number("y") ?? 0, taps: Int(number("taps") ?? 1),
+                    localX: number("local_x"), localY: number("local_y"), taps: Int(number("taps") ?? 1),
                     timeMicroseconds: Int64(number("time_us") ?? 0), json: value))
         case "gesture":
             return .gesture(

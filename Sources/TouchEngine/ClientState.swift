@@ -15,6 +15,8 @@ final class ClientState {
             admittedKindBits = subscription?.admittedKindBits ?? 0
             filtersRegionsOrDevices = subscription?.filtersRegionsOrDevices ?? false
             fields = subscription?.fields ?? .all
+            touchFields = fields.forLines(of: .touch)
+            gestureFields = fields.forLines(of: .gesture)
         }
     }
     /// Subscribed with no filter (the usual case): the fan-out asks this flag, not the subscription, which it would
@@ -26,8 +28,21 @@ final class ClientState {
     private(set) var filtersRegionsOrDevices = false
     /// The keys it wants in touch and gesture lines (`FieldSelection`): lines are encoded once for each selection.
     private(set) var fields: FieldSelection = .all
+    /// What the selection makes of touch lines and of gesture lines (`FieldSelection.forLines(of:)`).
+    private var touchFields: FieldSelection = .all
+    private var gestureFields: FieldSelection = .all
     /// Takes every event, each line whole: the fan-out's plain path, one line shared by all such subscribers.
     var takesWholeLines: Bool { admitsEverything && fields == .all }
+
+    /// The keys it wants in a line of `kind`: subscribers whose answers are equal get one encoding of the line.
+    @inline(__always)
+    func fields(for kind: EventKind) -> FieldSelection {
+        switch kind {
+        case .touch: touchFields
+        case .gesture: gestureFields
+        case .frame, .region, .device, .scene: .all
+        }
+    }
     var framer: LineFramer
     var queue: OutboundQueue
     /// Requests read and not yet handled (they wait while the client does not read its replies).

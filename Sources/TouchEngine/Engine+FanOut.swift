@@ -47,7 +47,7 @@ extension Engine {
                 guard let first = firstTaker(of: route, in: current, from: 0) else { continue }
                 guard firstTaker(of: route, in: current, from: first + 1) != nil else {
                     let taker = current[first]
-                    let fields = taker.fields
+                    let fields = taker.fields(for: route.kind)
                     settle(
                         taker.enqueueWritten(at: now) { encode(events, at: position, selecting: fields, into: &$0) },
                         for: taker)
@@ -60,13 +60,13 @@ extension Engine {
                 var next = first
                 while let taker = firstTaker(of: route, in: current, from: next) {
                     next = taker + 1
-                    let fields = current[taker].fields
+                    let fields = current[taker].fields(for: route.kind)
                     guard !encodedSelections.contains(fields) else { continue }
                     encodedSelections.append(fields)
                     line.reset()
                     let queueKind = encode(events, at: position, selecting: fields, into: &line)
                     enqueue(line, kind: queueKind, to: current, from: taker) {
-                        $0.fields == fields && $0.admits(route)
+                        $0.fields(for: route.kind) == fields && $0.admits(route)
                     }
                 }
             } else {

@@ -40,6 +40,27 @@ public struct FieldSelection: OptionSet, Hashable, Sendable {
     /// Every key: the whole line, as a subscriber without `fields` gets it.
     public static let all = Self(rawValue: (1 << 26) - 1)
 
+    /// The selectable keys of touch lines, and of gesture lines.
+    public static let touchKeys: FieldSelection = [
+        .device, .slot, .region, .localX, .localY, .previousX, .previousY, .dx, .dy, .sinceDown, .taps, .rawX, .rawY,
+        .pressure, .touchMajor, .touchMinor, .widthMajor, .widthMinor, .orientation, .distance, .tool,
+    ]
+    public static let gestureKeys: FieldSelection = [.taps, .dx, .dy, .vx, .vy, .direction, .scale, .rotation]
+
+    /// What the selection makes of a line of `kind`: only that kind's keys, and `.all` when it has every one (the
+    /// whole line). Two selections that write a line alike so share its encoding: `[]` and `["vx"]` for touch lines,
+    /// any selection for frame lines.
+    public func forLines(of kind: EventKind) -> FieldSelection {
+        let keys: FieldSelection
+        switch kind {
+        case .touch: keys = .touchKeys
+        case .gesture: keys = .gestureKeys
+        case .frame, .region, .device, .scene: return .all
+        }
+        let selected = intersection(keys)
+        return selected == keys ? .all : selected
+    }
+
     /// The protocol's name of each key that can be left out, in the order lines write them.
     public static let selectable: [(name: String, field: FieldSelection)] = [
         ("device", .device), ("slot", .slot), ("region", .region), ("local_x", .localX), ("local_y", .localY),
@@ -75,7 +96,7 @@ public struct FieldSelection: OptionSet, Hashable, Sendable {
         public init(name: String) { self.name = name }
 
         public var message: String {
-            "unknown field '\(name)'; expected any of "
+            "unknown field '\(RequestError.clipped(name))'; expected any of "
                 + (FieldSelection.selectable.map(\.name) + FieldSelection.coreNames).sorted().joined(separator: ", ")
         }
     }

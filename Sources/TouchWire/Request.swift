@@ -44,6 +44,12 @@ public struct RequestError: Error, Equatable, Sendable, CustomStringConvertible 
     }
 
     public var description: String { "\(code.rawValue): \(message)" }
+
+    /// A client's name for something unknown, as an error repeats it: cut to 64 characters, so that a megabyte of
+    /// name is not sent back whole.
+    public static func clipped(_ name: String) -> String {
+        name.count > 64 ? name.prefix(64) + "…" : name
+    }
 }
 
 /// A request's `id`, echoed exactly in its reply: any JSON string, or an integer that fits 64 bits (printed as
@@ -129,13 +135,13 @@ public enum RequestDecoder {
                 guard let kind = EventKind(rawValue: name) else {
                     throw reader.error(
                         "events",
-                        "unknown event kind '\(name)'; expected "
+                        "unknown event kind '\(RequestError.clipped(name))'; expected "
                             + EventKind.allCases.map(\.rawValue).sorted().joined(separator: ", "))
                 }
                 subscription.kinds.insert(kind)
             }
-            subscription.regions = try strings(&reader, "regions")
-            subscription.devices = try strings(&reader, "devices")
+            subscription.regions = Set(try strings(&reader, "regions"))
+            subscription.devices = Set(try strings(&reader, "devices"))
             subscription.unassigned = try reader.bool("unassigned") ?? false
             if try reader.array("fields") != nil {
                 switch FieldSelection.named(try strings(&reader, "fields")) {
@@ -170,12 +176,13 @@ public enum RequestDecoder {
         return request
     }
 
-    private static func strings(_ reader: inout JSONObjectReader, _ key: String) throws(JSONFieldError) -> Set<String> {
+    /// The strings of an array, in the request's order: an error about one of them names the first that is wrong.
+    private static func strings(_ reader: inout JSONObjectReader, _ key: String) throws(JSONFieldError) -> [String] {
         guard let items = try reader.array(key) else { return [] }
-        var result: Set<String> = []
+        var result: [String] = []
         for item in items {
             guard case .string(let text, _) = item else { throw reader.error(key, "expected an array of strings") }
-            result.insert(text)
+            result.append(text)
         }
         return result
     }

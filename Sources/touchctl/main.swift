@@ -119,11 +119,14 @@ func compactJSON(_ bytes: [UInt8], what: String) -> [UInt8] {
 func describe(_ message: Message) -> String? {
     switch message {
     case .touch(let t):
-        let region = printable(t.region ?? "-")
-        return
-            "\(printable(t.device)) \(t.phase.uppercased().padding(toLength: 7, withPad: " ", startingAt: 0)) finger \(t.finger)  \(region)  "
-            + String(format: "%.1f/%.1f  local %.1f/%.1f", t.x, t.y, t.localX, t.localY)
-            + (t.taps > 1 ? "  taps \(t.taps)" : "")
+        // Only what the line holds: a subscription's `fields` may leave out the device, the region and the local
+        // position, and a region left out is not a finger on no region ("-").
+        var text = t.json["device"] == nil ? "" : printable(t.device) + " "
+        text += "\(t.phase.uppercased().padding(toLength: 7, withPad: " ", startingAt: 0)) finger \(t.finger)"
+        if t.json["region"] != nil { text += "  " + printable(t.region ?? "-") }
+        text += String(format: "  %.1f/%.1f", t.x, t.y)
+        if let localX = t.localX, let localY = t.localY { text += String(format: "  local %.1f/%.1f", localX, localY) }
+        return text + (t.taps > 1 ? "  taps \(t.taps)" : "")
     case .gesture(let g):
         return "gesture \(printable(g.name)) \(printable(g.state))  \(printable(g.region))  "
             + String(format: "%.1f/%.1f", g.x, g.y)

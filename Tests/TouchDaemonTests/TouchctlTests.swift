@@ -109,6 +109,30 @@ struct TouchctlTests {
         #expect(!result.out.unicodeScalars.contains { $0.value == 0x1b || $0.value == 0x07 })
     }
 
+    /// The demo's first touch goes down on `play` at (200, 125), (70, 70) inside it (`touchd replay
+    /// config/demo/panel.evemu --scene config/demo/scene.json`): monitor prints what each line holds, and nothing
+    /// for what a selection left out.
+    @Test("monitor --fields prints the keys a line holds, whole lines as before")
+    func monitorFields() throws {
+        var printed: [String] = []
+        for fields in [nil, "", "region"] as [String?] {
+            let daemon = try DaemonProcess(
+                arguments: [
+                    "--replay", DaemonProcess.root + "/config/demo/panel.evemu", "--replay-waits", "1", "--scene",
+                    DaemonProcess.root + "/config/demo/scene.json",
+                ])
+            defer { daemon.stop() }
+            let selection = fields.map { ["--fields", $0] } ?? []
+            let result = try DaemonProcess.run(
+                DaemonProcess.touchctl,
+                ["--socket", daemon.socket, "monitor", "--events", "touch", "--count", "1"] + selection, timeout: 15)
+            printed.append(result.out)
+        }
+        #expect(printed[0].hasPrefix("replay0 DOWN    finger 1  play  200.0/125.0  local 70.0/70.0\n"), "\(printed[0])")
+        #expect(printed[1].hasPrefix("DOWN    finger 1  200.0/125.0\n"), "\(printed[1])")
+        #expect(printed[2].hasPrefix("DOWN    finger 1  play  200.0/125.0\n"), "\(printed[2])")
+    }
+
     @Test("touchd --help lists every command")
     func helpListsCommands() throws {
         let result = try DaemonProcess.run(DaemonProcess.touchd, ["--help"])

@@ -41,11 +41,40 @@ struct FieldSelectionTests {
         #expect(error.code == .badRequest)
         #expect(error.message.hasPrefix("fields: unknown field 'colour'; expected any of "))
         #expect(error.message.contains("raw_x") && error.message.contains("since_down_us"))
+        // The first unknown name of the request's list, whatever the others; a long one cut short.
+        for _ in 0..<5 {
+            guard case .failure(let first) = subscription(#"{"op":"subscribe","fields":["dx","b","a","c"]}"#) else {
+                Issue.record("unknown fields were taken")
+                return
+            }
+            #expect(first.message.hasPrefix("fields: unknown field 'b';"))
+        }
+        let long = String(repeating: "q", count: 100_000)
+        guard case .failure(let clipped) = subscription(#"{"op":"subscribe","fields":[""# + long + #""]}"#) else {
+            Issue.record("a long unknown field was taken")
+            return
+        }
+        #expect(clipped.message.hasPrefix("fields: unknown field '" + String(repeating: "q", count: 64) + "…';"))
+        #expect(clipped.message.count < 1_000)
+
         guard case .failure(let notList) = subscription(#"{"op":"subscribe","fields":"x"}"#) else {
             Issue.record("a string for fields was taken")
             return
         }
         #expect(notList.message == "fields: expected an array, found string")
+    }
+
+    @Test("a selection as it bears on each kind of line: that kind's keys, and all of them is the whole line")
+    func perKind() {
+        #expect(FieldSelection([]).forLines(of: .touch) == [])
+        #expect(FieldSelection([.vx, .scale]).forLines(of: .touch) == [], "no touch line has vx or scale")
+        #expect(FieldSelection([.vx, .dx, .region]).forLines(of: .gesture) == [.vx, .dx])
+        #expect(FieldSelection.touchKeys.forLines(of: .touch) == .all)
+        #expect(FieldSelection.touchKeys.forLines(of: .gesture) == [.taps, .dx, .dy])
+        #expect(FieldSelection.gestureKeys.forLines(of: .gesture) == .all)
+        #expect(FieldSelection([]).forLines(of: .frame) == .all && FieldSelection([.dx]).forLines(of: .region) == .all)
+        #expect(FieldSelection.touchKeys.union(.gestureKeys) == .all, "every key is a touch or a gesture key")
+        #expect(FieldSelection.selectable.count == 26 && Set(FieldSelection.selectable.map(\.name)).count == 26)
     }
 
     /// A finger down at (10.5, 7) with pressure 30 and moved to (12.25, 7) on region `pad` (0, 0, 50, 50), at
