@@ -50,6 +50,7 @@ seed config config/touchd.json
 seed protocol
 printf '{"op":"subscribe","events":["touch"],"regions":["a"]}\n{"op":"ping","id":1}\n' > "$OUT/corpus/protocol/requests"
 printf '{"op":"set-scene","scene":{"size":[10,10],"regions":[{"id":"a","frame":[0,0,5,5]}]}}\n' > "$OUT/corpus/protocol/scene"
+printf '{"op":"subscribe","events":["touch","gesture"],"fields":["region","x","vx"]}\n' > "$OUT/corpus/protocol/fields"
 # engine: scripts of operations (Tests/Fuzz/Sources/touchd-fuzz/EngineTarget.swift): a settings byte, then e.g.
 # c0 (connect root), s0{…}\n (client 0 sends a line), t0 slot id x y dt (a touch frame), A (advance), S (shutdown).
 seed engine
@@ -62,6 +63,8 @@ printf '\x00c0s0{"op":"subscribe"}\nT\x80t0\x00\x01&(\x05A\x02T\x85t0\x01\x02\x1
 printf '\x0cc3c1c0A\x01A\x01c0w2\x01r2\x40{"op":"get-scene"}\nA\x01A\x01A\x01A\x02c0c0c0c0c0c0c0c3S' > "$E/idle"
 printf '\x02c0s0{"op":"subscribe","events":["touch","gesture"]}\nw0\x01t0\x00\x01\x10\x10\x01t0\x00\x01\x14\x10\x01t0\x00\x01\x18\x10\x01t0\x00\x01\x1c\x10\x01t0\x00\x01\x20\x10\x01t0\x00\x01\x24\x10\x01t0\x00\x01\x28\x10\x01t0\x00\x01\x2c\x10\x01t0\x00\x01\x30\x10\x01w0\x86r0\x7f{"op":"get-scene","id":1}\nf0f0w0\x00S' > "$E/coalesce"
 printf '\x00c0s0{"op":"subscribe","events":["gesture"],"regions":["background"]}\nt0\x00\x01d<\x05t0\x01\x02dK\x05t0\x00\x01\x82<\x0at0\x01\x02\x82K\x00t0\x00\x01\xa0<\x0at0\x01\x02\xa0K\x00t0\x00\x01\xbe<\x0at0\x01\x02\xbeK\x00u0\x00\x05u0\x01\x00S' > "$E/swipe"
+# Field selections: the core alone, some keys with a filter, whole lines, one changed mid-stream; drags and taps.
+printf '\x00c0s0{"op":"subscribe","fields":[]}\nc1s1{"op":"subscribe","events":["touch","gesture"],"fields":["region","dx","vx","taps"]}\nc2s2{"op":"subscribe"}\nt0\x00\x01&(\x05u0\x00\x05t0\x00\x02<\xd2\x05A\x01u0\x00\x05s1{"op":"subscribe","fields":["device","local_x"]}\nt0\x00\x03\xaa\x8c\x05t0\x01\x04\xc8\xaa\x05t0\x00\x03\x96\x78\x10t0\x01\x04\xdc\xbe\x10u0\x00\x05u0\x01\x05A\x00f0f1f2S' > "$E/fields"
 # Devices with a virtual touchscreen (a, bit 5): touches, a lift, SYN_DROPPED, removal mid-touch, one more, shutdown.
 printf '\x00c0s0{"op":"subscribe"}\na\x20t\x01\x00\x01\x10\x10\x05t\x01\x01\x02\xc0\xc0\x05t\x01\x00\x01\x12\x10\x05u\x01\x00\x05y\x01\x01\x02\xff\x03\x04\x00t\x01\x01\x03\x50\x50\x05d\x01a\x21t\x02\x00\x01\x80\x80\x05S' > "$E/virtual"
 status=0
