@@ -26,7 +26,7 @@ final class ClientState {
     /// a filter of kinds alone is decided by these, without copying the subscription.
     private(set) var admittedKindBits: UInt8 = 0
     private(set) var filtersRegionsOrDevices = false
-    /// The keys it wants in touch and gesture lines (`FieldSelection`): lines are encoded once for each selection.
+    /// The keys it wants in touch and gesture lines (`FieldSelection`), as the subscription said them.
     private(set) var fields: FieldSelection = .all
     /// What the selection makes of touch lines and of gesture lines (`FieldSelection.forLines(of:)`).
     private var touchFields: FieldSelection = .all

@@ -120,6 +120,23 @@ public struct ReplayDriver {
         }
         var partial: [InputEvent] = []
         try events.forEachBatch { batch in
+            // Unpaced, the batch's whole frames go to the engine in one call: the engine dispatches event by
+            // event either way (timers at each event's time), and a call a frame cost more than the frame's work.
+            if pacer == nil {
+                guard let end = batch.lastIndex(where: \.isSynReport) else {
+                    partial.append(contentsOf: batch)
+                    return
+                }
+                if partial.isEmpty {
+                    feed(batch[...end], complete: true)
+                } else {
+                    partial.append(contentsOf: batch[...end])
+                    feed(partial[...], complete: true)
+                    partial.removeAll(keepingCapacity: true)
+                }
+                partial.append(contentsOf: batch[(end + 1)...])
+                return
+            }
             var frameStart = batch.startIndex
             while frameStart < batch.endIndex {
                 guard let end = batch[frameStart...].firstIndex(where: \.isSynReport) else {
