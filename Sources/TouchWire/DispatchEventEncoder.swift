@@ -107,14 +107,7 @@ public enum DispatchEventEncoder {
     public static func encode(_ gesture: GestureEvent, region: InternedString, into writer: inout JSONWriter) {
         let strings = region.jsonCount + gesture.nameID.jsonCount
         writer.writeTemplate(maximum: FingerEventEncoder.lineBound(strings: strings)) { line in
-            line.literal(#"{"type":"gesture","region":"#)
-            line.string(region)
-            line.literal(#","gesture":"#)
-            line.string(gesture.nameID)
-            kindField(gesture.kind, into: &line)
-            stateField(gesture.event, into: &line)
-            line.literal(#","time_us":"#)
-            line.integer(gesture.time.microseconds, memoIn: FingerEventEncoder.timeSlot)
+            gestureHead(gesture, region: region, into: &line)
             // A one-finger gesture is where its finger's touch line, just before, put it.
             line.literal(#","x":"#)
             line.hundredths(gesture.location.x, reusing: MemoSlot.lineX)
@@ -152,6 +145,19 @@ public enum DispatchEventEncoder {
             }
             line.literal("}\n")
         }
+    }
+
+    /// The keys every gesture line starts with: type, region, gesture, kind, state and time.
+    @inline(__always)
+    static func gestureHead(_ gesture: GestureEvent, region: InternedString, into line: inout TemplateCursor) {
+        line.literal(#"{"type":"gesture","region":"#)
+        line.string(region)
+        line.literal(#","gesture":"#)
+        line.string(gesture.nameID)
+        kindField(gesture.kind, into: &line)
+        stateField(gesture.event, into: &line)
+        line.literal(#","time_us":"#)
+        line.integer(gesture.time.microseconds, memoIn: FingerEventEncoder.timeSlot)
     }
 
     /// Each case writes its own literal, whose length is known where it is copied (a few stores); a literal

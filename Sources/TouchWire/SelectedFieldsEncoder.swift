@@ -18,10 +18,7 @@ extension DispatchEventEncoder {
             }
             line.literal(#","finger":"#)
             line.integer(Int64(touch.finger.rawValue))
-            if fields.contains(.slot) {
-                line.literal(#","slot":"#)
-                line.integer(Int64(touch.slot))
-            }
+            line.integer(#","slot":"#, Int64(touch.slot), if: fields.contains(.slot))
             line.literal(#","time_us":"#)
             line.integer(touch.time.microseconds, memoIn: FingerEventEncoder.timeSlot)
             if fields.contains(.region) {
@@ -32,50 +29,18 @@ extension DispatchEventEncoder {
                     line.literal(#","region":null"#)
                 }
             }
-            line.literal(#","x":"#)
-            line.hundredths(touch.location.x)
-            line.literal(#","y":"#)
-            line.hundredths(touch.location.y)
-            if fields.contains(.localX) {
-                line.literal(#","local_x":"#)
-                line.hundredths(touch.local.x)
-            }
-            if fields.contains(.localY) {
-                line.literal(#","local_y":"#)
-                line.hundredths(touch.local.y)
-            }
-            if fields.contains(.previousX) {
-                line.literal(#","prev_x":"#)
-                line.hundredths(touch.previous.x)
-            }
-            if fields.contains(.previousY) {
-                line.literal(#","prev_y":"#)
-                line.hundredths(touch.previous.y)
-            }
-            if fields.contains(.dx) {
-                line.literal(#","dx":"#)
-                line.hundredths(touch.translation.x)
-            }
-            if fields.contains(.dy) {
-                line.literal(#","dy":"#)
-                line.hundredths(touch.translation.y)
-            }
-            if fields.contains(.sinceDown) {
-                line.literal(#","since_down_us":"#)
-                line.integer(touch.sinceDown.microseconds)
-            }
-            if fields.contains(.taps) {
-                line.literal(#","taps":"#)
-                line.integer(Int64(touch.tapCount))
-            }
-            if fields.contains(.rawX) {
-                line.literal(#","raw_x":"#)
-                line.integer(Int64(touch.contact.x))
-            }
-            if fields.contains(.rawY) {
-                line.literal(#","raw_y":"#)
-                line.integer(Int64(touch.contact.y))
-            }
+            line.hundredths(#","x":"#, touch.location.x, if: true)
+            line.hundredths(#","y":"#, touch.location.y, if: true)
+            line.hundredths(#","local_x":"#, touch.local.x, if: fields.contains(.localX))
+            line.hundredths(#","local_y":"#, touch.local.y, if: fields.contains(.localY))
+            line.hundredths(#","prev_x":"#, touch.previous.x, if: fields.contains(.previousX))
+            line.hundredths(#","prev_y":"#, touch.previous.y, if: fields.contains(.previousY))
+            line.hundredths(#","dx":"#, touch.translation.x, if: fields.contains(.dx))
+            line.hundredths(#","dy":"#, touch.translation.y, if: fields.contains(.dy))
+            line.integer(#","since_down_us":"#, touch.sinceDown.microseconds, if: fields.contains(.sinceDown))
+            line.integer(#","taps":"#, Int64(touch.tapCount), if: fields.contains(.taps))
+            line.integer(#","raw_x":"#, Int64(touch.contact.x), if: fields.contains(.rawX))
+            line.integer(#","raw_y":"#, Int64(touch.contact.y), if: fields.contains(.rawY))
             FingerEventEncoder.templateAttributes(touch.contact, selecting: fields, into: &line)
             line.literal("}\n")
         }
@@ -87,67 +52,55 @@ extension DispatchEventEncoder {
         guard fields != .all else { return encode(gesture, region: region, into: &writer) }
         let strings = region.jsonCount + gesture.nameID.jsonCount
         writer.writeTemplate(maximum: FingerEventEncoder.lineBound(strings: strings)) { line in
-            line.literal(#"{"type":"gesture","region":"#)
-            line.string(region)
-            line.literal(#","gesture":"#)
-            line.string(gesture.nameID)
-            line.literal(#","kind":"#)
-            line.string(gesture.kind.rawValue)
-            line.literal(#","state":"#)
-            line.string(gesture.event.rawValue)
-            line.literal(#","time_us":"#)
-            line.integer(gesture.time.microseconds, memoIn: FingerEventEncoder.timeSlot)
-            line.literal(#","x":"#)
-            line.hundredths(gesture.location.x)
-            line.literal(#","y":"#)
-            line.hundredths(gesture.location.y)
+            gestureHead(gesture, region: region, into: &line)
+            line.hundredths(#","x":"#, gesture.location.x, if: true)
+            line.hundredths(#","y":"#, gesture.location.y, if: true)
             line.literal(#","fingers":"#)
             line.integer(Int64(gesture.fingers))
+            // The keys of the gesture's kind, as the whole line has them.
+            let moves: Bool
             switch gesture.kind {
-            case .tap:
-                if fields.contains(.taps) {
-                    line.literal(#","taps":"#)
-                    line.integer(Int64(gesture.taps))
-                }
-            case .drag, .longPressDrag, .longPress:
-                translation(gesture.translation, selecting: fields, into: &line)
-                if fields.contains(.vx) {
-                    line.literal(#","vx":"#)
-                    line.hundredths(gesture.velocity.x)
-                }
-                if fields.contains(.vy) {
-                    line.literal(#","vy":"#)
-                    line.hundredths(gesture.velocity.y)
-                }
-            case .swipe:
-                translation(gesture.translation, selecting: fields, into: &line)
-                if fields.contains(.direction), let direction = gesture.direction {
-                    line.literal(#","direction":"#)
-                    line.string(direction.rawValue)
-                }
-            case .pinch, .rotate:
-                if fields.contains(.scale) {
-                    line.literal(#","scale":"#)
-                    line.double(gesture.scale, decimals: 4)
-                }
-                if fields.contains(.rotation) {
-                    line.literal(#","rotation":"#)
-                    line.double(gesture.rotation, decimals: 2)
-                }
+            case .drag, .longPressDrag, .longPress, .swipe: moves = true
+            case .tap, .pinch, .rotate: moves = false
+            }
+            let turns = gesture.kind == .pinch || gesture.kind == .rotate
+            line.integer(#","taps":"#, Int64(gesture.taps), if: gesture.kind == .tap && fields.contains(.taps))
+            line.hundredths(#","dx":"#, gesture.translation.x, if: moves && fields.contains(.dx))
+            line.hundredths(#","dy":"#, gesture.translation.y, if: moves && fields.contains(.dy))
+            let swipes = gesture.kind == .swipe
+            line.hundredths(#","vx":"#, gesture.velocity.x, if: moves && !swipes && fields.contains(.vx))
+            line.hundredths(#","vy":"#, gesture.velocity.y, if: moves && !swipes && fields.contains(.vy))
+            if swipes, fields.contains(.direction), let direction = gesture.direction {
+                line.literal(#","direction":"#)
+                line.string(direction.rawValue)
+            }
+            if turns && fields.contains(.scale) {
+                line.literal(#","scale":"#)
+                line.double(gesture.scale, decimals: 4)
+            }
+            if turns && fields.contains(.rotation) {
+                line.literal(#","rotation":"#)
+                line.double(gesture.rotation, decimals: 2)
             }
             line.literal("}\n")
         }
     }
+}
 
+extension TemplateCursor {
+    /// A key and its two-decimal number, when `selected`.
     @inline(__always)
-    private static func translation(_ value: Point, selecting fields: FieldSelection, into line: inout TemplateCursor) {
-        if fields.contains(.dx) {
-            line.literal(#","dx":"#)
-            line.hundredths(value.x)
-        }
-        if fields.contains(.dy) {
-            line.literal(#","dy":"#)
-            line.hundredths(value.y)
-        }
+    mutating func hundredths(_ key: StaticString, _ value: Double, if selected: Bool) {
+        guard selected else { return }
+        literal(key)
+        hundredths(value)
+    }
+
+    /// A key and its integer, when `selected`.
+    @inline(__always)
+    mutating func integer(_ key: StaticString, _ value: Int64, if selected: Bool) {
+        guard selected else { return }
+        literal(key)
+        integer(value)
     }
 }

@@ -70,16 +70,26 @@ struct FanOutBytesTests {
         var slowLogs: [String]
     }
 
-    static func run(_ clients: [Client], queueBytes: Int = 1 << 20, frames: Int = 600) throws -> Outcome {
-        let harness = EngineHarness(
-            scene: Fixtures.scene(sceneJSON), settings: Fixtures.settings(queueBytes: queueBytes))
-        var expected: [UInt8] = []
+    /// Has the engine's observer print every dispatched event with a new writer of its own, and returns what it
+    /// has printed so far whenever asked: the whole stream, worked out apart from the engine's writers.
+    static func expectedStream(of harness: EngineHarness) -> () -> [UInt8] {
+        final class Printed {
+            var bytes: [UInt8] = []
+        }
+        let printed = Printed()
         harness.engine.observer = { event in
             guard case .dispatched(let dispatched) = event else { return }
             var fresh = JSONWriter()
             DispatchEventEncoder.encode(dispatched, into: &fresh)
-            expected += fresh.bytes
+            printed.bytes += fresh.bytes
         }
+        return { printed.bytes }
+    }
+
+    static func run(_ clients: [Client], queueBytes: Int = 1 << 20, frames: Int = 600) throws -> Outcome {
+        let harness = EngineHarness(
+            scene: Fixtures.scene(sceneJSON), settings: Fixtures.settings(queueBytes: queueBytes))
+        let expected = expectedStream(of: harness)
         let device = try harness.addDevice()
         var ids: [ClientID] = []
         var starts: [Int] = []
@@ -104,7 +114,7 @@ struct FanOutBytesTests {
         return Outcome(
             received: ids.indices.map { Array(harness[ids[$0]].received.dropFirst(starts[$0])) },
             finalBytes: ids.map { harness[$0].finalBytes },
-            expected: expected,
+            expected: expected(),
             slowLogs: harness.logs.map(\.message).filter { $0.contains("slow") || $0.contains("overflow") })
     }
 

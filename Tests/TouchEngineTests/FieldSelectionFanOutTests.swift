@@ -1,6 +1,4 @@
 import Testing
-import TouchJSON
-import TouchWire
 
 /// Subscribers that select fields get each touch and gesture line cut down to its core and their keys, and every
 /// other line whole, alone or beside subscribers that selected otherwise or nothing. The answer is cut from the whole
@@ -114,13 +112,7 @@ struct FieldSelectionFanOutTests {
     func resubscribe() throws {
         let harness = EngineHarness(
             scene: Fixtures.scene(FanOutBytesTests.sceneJSON), settings: Fixtures.settings(queueBytes: 1 << 20))
-        var expected: [UInt8] = []
-        harness.engine.observer = { event in
-            guard case .dispatched(let dispatched) = event else { return }
-            var fresh = JSONWriter()
-            DispatchEventEncoder.encode(dispatched, into: &fresh)
-            expected += fresh.bytes
-        }
+        let expected = FanOutBytesTests.expectedStream(of: harness)
         let device = try harness.addDevice()
         let id = try harness.client()
         // A second subscriber that keeps its selection, so that the fan-out takes its several-selection path.
@@ -133,19 +125,20 @@ struct FieldSelectionFanOutTests {
         var secondStart = (received: 0, expected: 0)
         for (index, chunk) in chunks.enumerated() {
             if index == chunks.count / 2 {
-                firstPart = (firstStart..<harness[id].received.count, 0..<expected.count)
+                firstPart = (firstStart..<harness[id].received.count, 0..<expected().count)
                 try harness.subscribe(id, Self.fieldsJSON(["dx", "vx"]))
-                secondStart = (harness[id].received.count, expected.count)
+                secondStart = (harness[id].received.count, expected().count)
             }
             harness.feed(chunk, from: device)
             harness.settle()
         }
         let received = harness[id].received
+        let whole = expected()
         let before = FanOutBytesTests.same(
-            Array(received[firstPart.received]), Self.cut(Array(expected[firstPart.expected]), keeping: ["region"]))
+            Array(received[firstPart.received]), Self.cut(Array(whole[firstPart.expected]), keeping: ["region"]))
         let after = FanOutBytesTests.same(
             Array(received[secondStart.received...]),
-            Self.cut(Array(expected[secondStart.expected...]), keeping: ["dx", "vx"]))
+            Self.cut(Array(whole[secondStart.expected...]), keeping: ["dx", "vx"]))
         #expect(firstPart.received.count > 10_000 && before && after)
     }
 
