@@ -20,6 +20,7 @@ from touchd import (
 )
 from touchd.errors import ProtocolError
 from touchd.messages import decode_line
+from touchd.protocol import subscription_fields
 
 # Lines as docs/protocol.md shows them.
 HELLO = (
@@ -73,6 +74,29 @@ def test_finger_event_without_scene_keys() -> None:
     assert isinstance(touch, Touch)
     assert touch.region is None and touch.local_x is None and touch.taps is None
     assert (touch.x, touch.y, touch.pressure) == (480.0, 540.0, 9)
+
+
+def test_core_keys_alone_decode() -> None:
+    # What a subscriber of `"fields":[]` gets (docs/protocol.md, "Field selection"): the core of each line.
+    touch = decode_line(b'{"type":"move","finger":3,"time_us":7,"x":1.5,"y":2}')
+    assert isinstance(touch, Touch)
+    assert (touch.finger, touch.time_us, touch.x, touch.y) == (3, 7, 1.5, 2.0)
+    assert (touch.device, touch.region, touch.local_x, touch.slot, touch.raw_x) == ("", None, None, None, None)
+    gesture = decode_line(
+        b'{"type":"gesture","region":"r","gesture":"slide","kind":"drag","state":"changed","time_us":-7,'
+        b'"x":1.38,"y":-2,"fingers":1}'
+    )
+    assert isinstance(gesture, Gesture)
+    assert (gesture.region, gesture.kind, gesture.fingers, gesture.dx, gesture.vx) == ("r", "drag", 1, None, None)
+
+
+def test_subscription_fields() -> None:
+    assert subscription_fields(["touch"], fields=["region"]) == {"events": ["touch"], "fields": ["region"]}
+    # An empty list is sent (the core alone); None leaves the key out (whole lines).
+    assert subscription_fields(fields=[]) == {"fields": []}
+    assert subscription_fields(["touch"]) == {"events": ["touch"]}
+    with pytest.raises(TypeError):
+        subscription_fields(fields="region")
 
 
 def test_region_null_is_none() -> None:

@@ -298,7 +298,7 @@ class Client:
         """Subscribes (replacing an earlier subscription): event kinds (`touch`, `gesture`, `frame`, `region`,
         `device`, `scene`), region ids, device keys; None or empty means all. `fields`: the keys of touch and
         gesture lines wanted beyond their core (None: whole lines; empty: the core alone); the keys left out read
-        as None in `Touch` and `Gesture`. Renewed after each reconnect."""
+        as None in `Touch` and `Gesture` (`device` as ""). Renewed after each reconnect."""
         request = subscription_fields(events, regions, devices, unassigned, fields)
         self.request("subscribe", request)
         self._subscription = request
