@@ -120,27 +120,17 @@ public struct ReplayDriver {
         }
         var partial: [InputEvent] = []
         try events.forEachBatch { batch in
-            // Unpaced, the batch's whole frames go to the engine in one call: the engine dispatches event by
-            // event either way (timers at each event's time), and a call a frame cost more than the frame's work.
-            if pacer == nil {
-                guard let end = batch.lastIndex(where: \.isSynReport) else {
-                    partial.append(contentsOf: batch)
-                    return
-                }
-                if partial.isEmpty {
-                    feed(batch[...end], complete: true)
-                } else {
-                    partial.append(contentsOf: batch[...end])
-                    feed(partial[...], complete: true)
-                    partial.removeAll(keepingCapacity: true)
-                }
-                partial.append(contentsOf: batch[(end + 1)...])
-                return
-            }
             var frameStart = batch.startIndex
             while frameStart < batch.endIndex {
-                guard let end = batch[frameStart...].firstIndex(where: \.isSynReport) else {
-                    partial.append(contentsOf: batch[frameStart...])
+                // Paced, a frame at a time: the pacer waits before each. At full speed, every whole frame left in
+                // the batch in one call: the engine dispatches event by event either way (timers at each event's
+                // time), and a call a frame cost more than many a frame's work.
+                let rest = batch[frameStart...]
+                guard
+                    let end = pacer == nil
+                        ? rest.lastIndex(where: \.isSynReport) : rest.firstIndex(where: \.isSynReport)
+                else {
+                    partial.append(contentsOf: rest)
                     return
                 }
                 if partial.isEmpty {
