@@ -120,7 +120,7 @@ public final class Daemon {
         }
         try watchSceneFile()
         let activation = listener?.socketActivated == true ? " (socket activation)" : ""
-        let regions = SceneIndex(scene: engine.scene).nodes.count
+        let regions = engine.scene.regionCount
         let scene = engine.scene
         logger.notice(
             "listening on \(socketPath)\(activation); \(engine.deviceCount) device(s); scene \(scene.width)x\(scene.height) with \(regions) region(s)"

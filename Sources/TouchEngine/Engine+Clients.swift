@@ -44,12 +44,16 @@ extension Engine {
         connectedClient(id)?.wantedInterest.contains(.readable) ?? false
     }
 
+    /// Whether requests of the client wait to be handled (its replies pile up, or its turn's budget was spent).
+    public func hasPendingRequests(of id: ClientID) -> Bool { connectedClient(id)?.hasPendingItems ?? false }
+
     /// Bytes the client sent: framed into requests, which are answered in order unless its replies pile up.
     public func receive(_ bytes: ArraySlice<UInt8>, from id: ClientID, at time: EventTime) {
         guard let client = connectedClient(id) else { return }
         now = max(now, time)
         client.frame(bytes)
-        handlePending(of: client)
+        var budget = RequestBudget()
+        handlePending(of: client, budget: &budget)
         requestFlush(client)
     }
 
@@ -78,6 +82,7 @@ extension Engine {
         guard let client = connectedClient(id) else { return }
         now = max(now, time)
         client.flushRequested = false
+        var budget = RequestBudget()
         while true {
             let queued = client.queue.byteCount
             var failed = false
@@ -100,8 +105,8 @@ extension Engine {
             }
             // Waiting requests are answered once the queue is down to a quarter (docs/protocol.md): each turn of
             // this loop either answers one or more (queueing their replies) or stops.
-            guard client.hasPendingItems, client.queue.isUnderLowWater else { break }
-            handlePending(of: client)
+            guard client.hasPendingItems, client.queue.isUnderLowWater, !budget.isSpent else { break }
+            handlePending(of: client, budget: &budget)
             guard !client.isClosed else { return }
         }
         let interest = client.wantedInterest
@@ -128,12 +133,16 @@ extension Engine {
         effects.append(.flush(client.id))
     }
 
-    /// Handles waiting requests until none is left or the client's replies pile up (backpressure: its requests
-    /// then wait, and the socket is not read, until it reads its replies).
-    func handlePending(of client: ClientState) {
-        while !client.isBackpressured, !client.isClosed, let item = client.nextPendingItem() {
+    /// Handles waiting requests until none is left, the client's replies pile up (backpressure: its requests then
+    /// wait, and the socket is not read, until it reads its replies), or this input's `budget` is spent (the rest
+    /// wait for the client's next turn: its socket is watched for writing while requests wait, so the adapter's
+    /// loop serves devices, timers and other clients in between).
+    func handlePending(of client: ClientState, budget: inout RequestBudget) {
+        while !budget.isSpent, !client.isBackpressured, !client.isClosed, let item = client.nextPendingItem() {
             client.hasBeenActive = true
+            wholeSceneWork = false
             handle(item, from: client)
+            budget.spend(on: item, wholeScene: wholeSceneWork)
         }
     }
 

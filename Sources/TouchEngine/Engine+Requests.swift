@@ -13,7 +13,8 @@ extension Engine {
                     id: nil, RequestError(.lineTooLong, "a line of \(length) bytes exceeds the limit of \(limit)")),
                 to: client)
         case .line(let bytes):
-            let (id, result) = RequestDecoder.decode(bytes)
+            let (id, result) = RequestDecoder.decode(
+                bytes, refusingSceneChangesOf: client.permissions.changeScene ? nil : client.credentials.uid)
             switch result {
             case .failure(let error):
                 reply(ServerMessages.error(id: id, error), to: client)
@@ -25,8 +26,7 @@ extension Engine {
 
     func handle(_ request: Request, id: RequestID?, from client: ClientState) {
         if request.changesScene && !client.permissions.changeScene {
-            let message = "uid \(client.credentials.uid) may not change the scene"
-            reply(ServerMessages.error(id: id, RequestError(.permissionDenied, message)), to: client)
+            reply(ServerMessages.error(id: id, RequestDecoder.sceneRefusal(uid: client.credentials.uid)), to: client)
             return
         }
         switch request {
@@ -49,14 +49,19 @@ extension Engine {
                     writer.endArray()
                 }, to: client)
         case .getScene:
+            wholeSceneWork = true
             let json = SceneEncoder.encode(dispatcher.index.scene)
             reply(ServerMessages.ok(id: id) { $0.rawField("scene", json) }, to: client)
         case .setScene(let newScene):
+            // Every region of the new scene is this client's request's, even one with the id of another client's
+            // transient region: no close may remove it.
+            for other in clients.values { other.transientRegions.removeAll() }
+            for position in closedTransientRegions.indices { closedTransientRegions[position].regions.removeAll() }
             install(newScene, source: "client \(client.id)")
             reply(ServerMessages.ok(id: id) { $0.field("version", self.sceneVersion) }, to: client)
         case .addRegion(let parent, let region, let transient):
-            let added = edit(id: id, client: client) { scene throws(SceneEditor.EditError) in
-                try SceneEditor.addRegion(region, parent: parent, to: scene)
+            let added = edit(id: id, client: client) { index throws(SceneEditor.EditError) in
+                try SceneEditor.addRegion(region, parent: parent, to: index)
             }
             if added, case .string(let regionID, _)? = region["id"] {
                 // Its own id again (added before, then removed) must not be listed twice, nor stay if now permanent.
@@ -64,12 +69,12 @@ extension Engine {
                 if transient { client.transientRegions.append(regionID) }
             }
         case .updateRegion(let regionID, let fields):
-            edit(id: id, client: client) { scene throws(SceneEditor.EditError) in
-                try SceneEditor.updateRegion(regionID, fields: fields, in: scene)
+            edit(id: id, client: client) { index throws(SceneEditor.EditError) in
+                try SceneEditor.updateRegion(regionID, fields: fields, in: index)
             }
         case .removeRegion(let regionID):
-            let removed = edit(id: id, client: client) { scene throws(SceneEditor.EditError) in
-                try SceneEditor.removeRegion(regionID, from: scene)
+            let removed = edit(id: id, client: client) { index throws(SceneEditor.EditError) in
+                try SceneEditor.removeRegion(regionID, from: index)
             }
             if removed { client.transientRegions.removeAll { $0 == regionID } }
         }
@@ -78,10 +83,10 @@ extension Engine {
     /// Makes a scene edit and replies; returns whether the edit was made.
     @discardableResult
     private func edit(
-        id: RequestID?, client: ClientState, _ change: (Scene) throws(SceneEditor.EditError) -> Scene
+        id: RequestID?, client: ClientState, _ change: (SceneIndex) throws(SceneEditor.EditError) -> Scene
     ) -> Bool {
         do throws(SceneEditor.EditError) {
-            install(try change(dispatcher.index.scene), source: "client \(client.id)")
+            install(try change(dispatcher.index), source: "client \(client.id)")
             reply(ServerMessages.ok(id: id) { $0.field("version", self.sceneVersion) }, to: client)
             return true
         } catch {
@@ -103,8 +108,12 @@ extension Engine {
         for (clientID, regions) in closed {
             // One edit for all of them: removing a thousand one at a time re-read the whole scene a thousand times
             // while the daemon waited (85 s for 2,000 in a debug build).
-            guard let (scene, removed) = try? SceneEditor.removeRegions(regions, from: dispatcher.index.scene)
-            else { continue }
+            guard let (scene, removed, dropped) = SceneEditor.removeRegions(regions, from: dispatcher.index) else {
+                continue
+            }
+            for relation in dropped {
+                log(.warning, "client \(clientID) closed: \(relation), a transient region of that client")
+            }
             install(
                 scene, source: "client \(clientID) closed (its transient regions \(removed.joined(separator: ", ")))")
         }

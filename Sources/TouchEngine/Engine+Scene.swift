@@ -14,16 +14,17 @@ extension Engine {
         let resized = newScene.width != scene.width || newScene.height != scene.height
         scene = newScene
         sceneVersion += 1
-        forgetTransientRegions(notIn: newScene)
+        wholeSceneWork = true
         if settings.dispatches {
             dispatchBuffer.append(contentsOf: dispatcher.replaceScene(newScene, at: now))
             broadcastDispatched()
         }
+        forgetTransientRegions(notIn: newScene)
         if resized { for device in devices.values { device.resize(to: (newScene.width, newScene.height)) } }
         notify(ServerMessages.sceneChanged(newScene, version: sceneVersion, source: source), kind: .scene)
         log(
             .notice,
-            "scene version \(sceneVersion) from \(source): \(SceneIndex(scene: newScene).nodes.count) region(s)")
+            "scene version \(sceneVersion) from \(source): \(newScene.regionCount) region(s)")
         reportStatus()
     }
 
@@ -48,7 +49,7 @@ extension Engine {
     func forgetTransientRegions(notIn newScene: Scene) {
         let owners = clients.values.filter { !$0.transientRegions.isEmpty }
         guard !owners.isEmpty || !closedTransientRegions.isEmpty else { return }
-        let index = SceneIndex(scene: newScene)
+        let index = settings.dispatches ? dispatcher.index : SceneIndex(scene: newScene)
         for client in owners { client.transientRegions.removeAll { index.index(of: $0) == nil } }
         for position in closedTransientRegions.indices {
             closedTransientRegions[position].regions.removeAll { index.index(of: $0) == nil }

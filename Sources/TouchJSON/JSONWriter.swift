@@ -189,6 +189,30 @@ public struct JSONWriter {
         markValue()
     }
 
+    /// A double that reads back as the same double: an integer's digits when it is one (below 2^53), otherwise
+    /// the shortest digits that round-trip (Swift's `description`), which JSON accepts as written (`4e-05`).
+    /// A non-finite value, which JSON cannot hold, is written as null.
+    public mutating func field(_ name: StaticString, exactly value: Double) {
+        key(name)
+        appendExact(value)
+    }
+
+    public mutating func element(exactly value: Double) {
+        separator()
+        appendExact(value)
+    }
+
+    private mutating func appendExact(_ value: Double) {
+        if !value.isFinite {
+            buffer.append(contentsOf: Array("null".utf8))
+        } else if value == value.rounded(), abs(value) < 9_007_199_254_740_992 {
+            Self.appendInteger(Int64(value), to: &buffer)
+        } else {
+            buffer.append(contentsOf: Array(value.description.utf8))
+        }
+        markValue()
+    }
+
     private mutating func appendDouble(_ value: Double, decimals: Int) {
         Self.appendDouble(value, decimals: decimals, to: &buffer)
         markValue()

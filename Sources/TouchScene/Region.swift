@@ -118,4 +118,10 @@ public struct Scene: Equatable, Sendable {
         self.height = height
         self.regions = regions
     }
+
+    /// Regions in the scene, children included.
+    public var regionCount: Int {
+        func count(_ regions: [Region]) -> Int { regions.reduce(regions.count) { $0 + count($1.children) } }
+        return count(regions)
+    }
 }

@@ -7,8 +7,15 @@ extension SceneLoader {
     /// Every region's gesture names, for resolving `"regionId/name"` references.
     struct GestureDirectory {
         var names: [String: Set<String>] = [:]
+        /// The gesture names of a region outside `names` (an edit's scene, read through its index), nil for none.
+        var standing: (String) -> Set<String>? = { _ in nil }
 
-        init(_ regions: [Region]) { add(regions) }
+        init(_ regions: [Region], standing: @escaping (String) -> Set<String>? = { _ in nil }) {
+            self.standing = standing
+            add(regions)
+        }
+
+        func gestures(of region: String) -> Set<String>? { names[region] ?? standing(region) }
 
         private mutating func add(_ regions: [Region]) {
             for region in regions {
@@ -64,11 +71,15 @@ extension SceneLoader {
     /// Every `requireToFail` names an existing gesture other than itself, and no gesture ends up waiting for
     /// itself through others (requireToFail, high priority and a tap's wait for longer taps), which would hold
     /// both back for good.
-    static func checkRelations(_ regions: [Region], _ items: [JSONValue], path: String, in directory: GestureDirectory)
-        throws(JSONFieldError)
-    {
+    /// `items`: the regions' JSON, for the lines of errors; without it (an edit) a region is named by its id.
+    /// `highAbove`: the high-priority gestures of the regions' ancestors. Regions outside `regions` are taken to
+    /// wait for nothing among these: true of regions just added, which nothing could name before.
+    static func checkRelations(
+        _ regions: [Region], _ items: [JSONValue]?, path: String, in directory: GestureDirectory,
+        highAbove: [String] = []
+    ) throws(JSONFieldError) {
         var graph = WaitGraph()
-        try checkRelations(regions, items, path: path, in: directory, highAbove: [], graph: &graph)
+        try checkRelations(regions, items, path: path, in: directory, highAbove: highAbove, graph: &graph)
         if let cycle = firstCycle(in: graph) {
             let site = graph.sites[cycle[0]] ?? (line: 1, path: "")
             throw JSONFieldError(
@@ -79,14 +90,16 @@ extension SceneLoader {
     }
 
     private static func checkRelations(
-        _ regions: [Region], _ items: [JSONValue], path: String, in directory: GestureDirectory, highAbove: [String],
+        _ regions: [Region], _ items: [JSONValue]?, path: String, in directory: GestureDirectory, highAbove: [String],
         graph: inout WaitGraph
     ) throws(JSONFieldError) {
-        for (index, (region, item)) in zip(regions, items).enumerated() {
-            let regionPath = "\(path)[\(index)]"
+        for (index, region) in regions.enumerated() {
+            let item = items.flatMap { $0.indices.contains(index) ? $0[index] : nil }
+            let regionPath = item == nil ? "region '\(region.id)'" : "\(path)[\(index)]"
+            let regionLine = item?.line ?? 0
             for (gestureIndex, spec) in region.gestures.enumerated() {
                 let key = "\(region.id)/\(spec.name)"
-                graph.edges[key, default: []] += highAbove
+                if !highAbove.isEmpty { graph.edges[key, default: []] += highAbove }
                 if spec.kind == .tap {
                     for other in region.gestures
                     where other.kind == .tap && other.fingers == spec.fingers && other.taps > spec.taps {
@@ -94,14 +107,16 @@ extension SceneLoader {
                     }
                 }
                 let gesturePath = "\(regionPath).gestures[\(gestureIndex)]"
-                graph.sites[key] = (element(item["gestures"], gestureIndex)?.line ?? item.line, gesturePath)
+                if graph.edges[key] != nil || !spec.requireToFail.isEmpty {
+                    graph.sites[key] = (element(item?["gestures"], gestureIndex)?.line ?? regionLine, gesturePath)
+                }
                 guard !spec.requireToFail.isEmpty else { continue }
                 let referencePath = gesturePath + ".requireToFail"
-                let line = element(item["gestures"], gestureIndex)?["requireToFail"]?.line ?? item.line
+                let line = element(item?["gestures"], gestureIndex)?["requireToFail"]?.line ?? regionLine
                 graph.sites[key] = (line, referencePath)
                 for reference in spec.requireToFail {
                     let (target, name) = resolve(reference, from: region.id)
-                    guard let names = directory.names[target] else {
+                    guard let names = directory.gestures(of: target) else {
                         throw JSONFieldError(
                             line: line, path: referencePath, message: "'\(reference)': no region '\(target)'")
                     }
@@ -118,7 +133,9 @@ extension SceneLoader {
                     graph.edges[key, default: []].append("\(target)/\(name)")
                 }
             }
-            if let children = item["children"], case .array(let childItems, _) = children {
+            if !region.children.isEmpty {
+                var childItems: [JSONValue]? = nil
+                if case .array(let array, _)? = item?["children"] { childItems = array }
                 let high = region.gestures.filter(\.highPriority).map { "\(region.id)/\($0.name)" }
                 try checkRelations(
                     region.children, childItems, path: "\(regionPath).children", in: directory,
@@ -131,7 +148,8 @@ extension SceneLoader {
     static func firstCycle(in graph: WaitGraph) -> [String]? {
         enum Mark { case active, done }
         var marks: [String: Mark] = [:]
-        for start in graph.edges.keys.sorted() where marks[start] == nil {
+        for start in graph.edges.keys.filter({ !(graph.edges[$0]?.isEmpty ?? true) }).sorted()
+        where marks[start] == nil {
             var path: [String] = [start]
             var next: [Int] = [0]
             marks[start] = .active

@@ -2,6 +2,27 @@ import TouchCore
 import TouchGestures
 import TouchJSON
 
+/// The ids a region being read may not take: those read so far, with where each was, and for an edit those of
+/// the scene outside what the edit replaces.
+public struct RegionIDs {
+    public var read: [String: String]
+    /// Where an id of the scene already in force is, nil when the id is free.
+    var standing: (String) -> String?
+    var standingCount: Int
+
+    public init(
+        read: [String: String] = [:], standing: @escaping (String) -> String? = { _ in nil }, standingCount: Int = 0
+    ) {
+        self.read = read
+        self.standing = standing
+        self.standingCount = standingCount
+    }
+
+    func place(of id: String) -> String? { read[id] ?? standing(id) }
+
+    var count: Int { read.count + standingCount }
+}
+
 /// Reads and validates a scene (docs/scene.md). A scene is accepted whole or refused whole: the first problem is
 /// thrown, naming file, line, JSON path and what is wrong, and nothing of a refused scene is used.
 public enum SceneLoader {
@@ -42,7 +63,7 @@ public enum SceneLoader {
         guard let size = sizeNode.numbers, size.count == 2, size[0] > 0, size[1] > 0, size.allSatisfy(\.isFinite) else {
             throw JSONFieldError(line: sizeNode.line, path: "size", message: "expected [width, height], both positive")
         }
-        var ids: [String: String] = [:]
+        var ids = RegionIDs()
         let regionItems = try reader.array("regions") ?? []
         let regions = try decodeRegions(regionItems, path: "regions", ids: &ids)
         try checkRelations(regions, regionItems, path: "regions", in: GestureDirectory(regions))
@@ -50,7 +71,7 @@ public enum SceneLoader {
         return Scene(width: size[0], height: size[1], regions: regions)
     }
 
-    static func decodeRegions(_ items: [JSONValue], path: String, ids: inout [String: String]) throws(JSONFieldError)
+    static func decodeRegions(_ items: [JSONValue], path: String, ids: inout RegionIDs) throws(JSONFieldError)
         -> [Region]
     {
         var regions: [Region] = []
@@ -64,14 +85,23 @@ public enum SceneLoader {
     public static func decodeRegion(_ value: JSONValue, path: String, ids: inout [String: String])
         throws(JSONFieldError) -> Region
     {
+        var registry = RegionIDs(read: ids)
+        defer { ids = registry.read }
+        return try decodeRegion(value, path: path, ids: &registry)
+    }
+
+    /// One region, its id and its children's checked against `ids`.
+    public static func decodeRegion(_ value: JSONValue, path: String, ids: inout RegionIDs)
+        throws(JSONFieldError) -> Region
+    {
         var reader = try JSONObjectReader(value, path: path)
         let id = try reader.requiredString("id")
         guard !id.isEmpty else { throw reader.error("id", "must not be empty") }
-        if let first = ids[id] { throw reader.error("id", "duplicate id '\(id)' (first at \(first))") }
+        if let first = ids.place(of: id) { throw reader.error("id", "duplicate id '\(id)' (first at \(first))") }
         guard ids.count < maximumRegions else {
             throw reader.error(nil, "one region more than touchd's limit of \(maximumRegions) in a scene")
         }
-        ids[id] = path
+        ids.read[id] = path
         guard let frameNode = reader.raw("frame") else { throw reader.error(nil, "missing required key 'frame'") }
         var region = Region(id: id, frame: try rect(frameNode, path: reader.childPath("frame")))
         if let shape = reader.raw("shape") { region.shape = try decodeShape(shape, path: reader.childPath("shape")) }

@@ -80,7 +80,11 @@ public enum RequestID: Equatable, Hashable, Sendable {
 
 public enum RequestDecoder {
     /// Decodes one line: the request and its id (echoed exactly), or the error with the id when one could be read.
-    public static func decode(_ line: [UInt8]) -> (id: RequestID?, result: Result<Request, RequestError>) {
+    /// `refusingSceneChangesOf`: the uid of a peer without the scene permission, whose request to change the scene
+    /// is refused before its scene or region is read (it cannot make the daemon decode and validate a large scene).
+    public static func decode(_ line: [UInt8], refusingSceneChangesOf uid: UInt32? = nil) -> (
+        id: RequestID?, result: Result<Request, RequestError>
+    ) {
         let value: JSONValue
         let id: RequestID?
         do {
@@ -104,6 +108,9 @@ public enum RequestDecoder {
                         .unknownOp, "unknown op '\(op)'; expected " + knownOps.sorted().joined(separator: ", ")))
             )
         }
+        if let uid, case .string(let op, _)? = value["op"], sceneOps.contains(op) {
+            return (id, .failure(sceneRefusal(uid: uid)))
+        }
         do throws(JSONFieldError) {
             return (id, .success(try request(from: value)))
         } catch {
@@ -112,6 +119,14 @@ public enum RequestDecoder {
             let code: RequestError.Code = isSceneContent ? .invalidScene : .badRequest
             return (id, .failure(RequestError(code, "\(error.path.isEmpty ? "" : error.path + ": ")\(error.message)")))
         }
+    }
+
+    /// The ops that change the scene (`Request.changesScene`).
+    static let sceneOps: Set<String> = ["set-scene", "add-region", "update-region", "remove-region"]
+
+    /// The refusal of a scene change to a peer without the permission.
+    public static func sceneRefusal(uid: UInt32) -> RequestError {
+        RequestError(.permissionDenied, "uid \(uid) may not change the scene")
     }
 
     public static let knownOps: Set<String> = [

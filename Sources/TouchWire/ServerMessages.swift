@@ -132,7 +132,7 @@ public enum ServerMessages {
         writer.field("version", version)
         writer.field("width", scene.width)
         writer.field("height", scene.height)
-        writer.field("regions", SceneIndex(scene: scene).nodes.count)
+        writer.field("regions", scene.regionCount)
         writer.endObject()
     }
 

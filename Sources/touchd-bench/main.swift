@@ -2,6 +2,7 @@ import Foundation
 import TouchCore
 import TouchFormats
 import TouchPosix
+import TouchWire
 
 /// touchd-bench: the benchmarks of docs/performance.md. Build in release mode; scripts/bench.sh runs them all.
 ///
@@ -13,6 +14,8 @@ import TouchPosix
 ///     touchd-bench fanout TOUCHD CLIENTS [RATE SECONDS] [--strace FILE]
 ///     touchd-bench fanout-epoll TOUCHD CLIENTS [RATE SECONDS] [--strace FILE]
 ///     touchd-bench idle TOUCHD RECORDING [SECONDS]
+///     touchd-bench edits REGIONS COUNT            (in process: one client's update-region requests)
+///     touchd-bench refused-scenes TAPS COUNT      (in process: set-scene from a client without the permission)
 /// `--strace FILE` (fan-out): the daemon runs under `strace -f -c`, which writes its counts there.
 let (arguments, straceFile): ([String], String?) = {
     var all = Array(CommandLine.arguments.dropFirst())
@@ -52,6 +55,22 @@ do {
         )
         .write(toFile: arguments[1], atomically: true, encoding: .utf8)
         print("wrote \(recording.events.count) events")
+    case "edits", "refused-scenes":
+        guard arguments.count >= 3, let size = Int(arguments[1]), let count = Int(arguments[2]) else {
+            fail("edits REGIONS COUNT | refused-scenes TAPS COUNT")
+        }
+        let editing = arguments[0] == "edits"
+        let costs =
+            editing
+            ? EditBenchmarks.run(
+                regions: size, lines: EditBenchmarks.updateLines(regions: size, count: count),
+                credentials: PeerCredentials(pid: 1, uid: 0, gid: 0, groups: [0]))
+            : EditBenchmarks.run(
+                regions: 10, lines: Array(repeating: EditBenchmarks.bigSetScene(taps: size), count: count),
+                credentials: PeerCredentials(pid: 1, uid: 1000, gid: 1000, groups: [1000]))
+        print(
+            "\(arguments[0]) \(size) requests \(costs.requests) mean_us \(Measure.format(costs.meanMicroseconds)) max_us \(Measure.format(costs.maxMicroseconds)) pipelined_turn_max_us \(Measure.format(costs.pipelinedTurnMaxMicroseconds))"
+        )
     case "pipeline":
         guard arguments.count >= 2 else { fail("pipeline FILE.evemu [REGIONS]") }
         let result = try PipelineBenchmarks.pipeline(file: arguments[1], regions: Int(number(2, default: 50)))

@@ -150,7 +150,9 @@ struct SceneLoaderTests {
         #expect(error.message == "one region more than touchd's limit of 10000 in a scene")
         // add-region on the full scene is refused the same way, and the scene is as it was.
         let region = try JSONParser.parse(Array(#"{"id": "extra", "frame": [0, 0, 1, 1]}"#.utf8))
-        #expect(throws: SceneEditor.EditError.self) { try SceneEditor.addRegion(region, parent: "p0", to: full) }
+        #expect(throws: SceneEditor.EditError.self) {
+            try SceneEditor.addRegion(region, parent: "p0", to: SceneIndex(scene: full))
+        }
         #expect(full.regions.count == 9_900)
     }
 }

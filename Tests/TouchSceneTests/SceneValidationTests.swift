@@ -255,9 +255,11 @@ struct WaitCycleTests {
               {"id": "button", "frame": [0, 0, 10, 10], "gestures": [{"type": "tap", "requireToFail": ["card/double"]}]}]}
             """#, file: "edit.json")
         let error = try #require(throws: SceneEditor.EditError.self) {
-            try SceneEditor.removeRegion("card", from: scene)
+            try SceneEditor.removeRegion("card", from: SceneIndex(scene: scene))
         }
-        #expect(error.description.contains("'card/double': no region 'card'"))
-        #expect(try SceneEditor.removeRegion("button", from: scene).regions.map(\.id) == ["card"])
+        #expect(
+            error.description
+                == "region 'button' gesture 'tap' waits for 'card/double' (requireToFail): change that region first")
+        #expect(try SceneEditor.removeRegion("button", from: SceneIndex(scene: scene)).regions.map(\.id) == ["card"])
     }
 }

@@ -165,38 +165,41 @@ struct SceneEditingTests {
     @Test("update, add and remove regions; the result is validated whole")
     func edits() throws {
         let updated = try SceneEditor.updateRegion(
-            "knob", fields: try JSONParser.parse(#"{"frame": [50, 50, 20, 20], "hidden": true}"#), in: Self.scene)
+            "knob", fields: try JSONParser.parse(#"{"frame": [50, 50, 20, 20], "hidden": true}"#),
+            in: SceneIndex(scene: Self.scene))
         #expect(updated.regions[0].children[0].frame == Rect(x: 50, y: 50, width: 20, height: 20))
         #expect(updated.regions[0].children[0].hidden)
         #expect(updated.regions[0].children[0].draggable)  // untouched fields stay
 
         let added = try SceneEditor.addRegion(
-            try JSONParser.parse(#"{"id": "badge", "frame": [1, 1, 5, 5]}"#), parent: "panel", to: Self.scene)
+            try JSONParser.parse(#"{"id": "badge", "frame": [1, 1, 5, 5]}"#), parent: "panel",
+            to: SceneIndex(scene: Self.scene))
         #expect(added.regions[0].children.map(\.id) == ["knob", "badge"])
 
-        let removed = try SceneEditor.removeRegion("knob", from: Self.scene)
+        let removed = try SceneEditor.removeRegion("knob", from: SceneIndex(scene: Self.scene))
         #expect(removed.regions[0].children.isEmpty)
 
         #expect(throws: SceneEditor.EditError.notFound("ghost")) {
-            try SceneEditor.removeRegion("ghost", from: Self.scene)
+            try SceneEditor.removeRegion("ghost", from: SceneIndex(scene: Self.scene))
         }
 
         // Several at once: a child inside a removed parent is not counted again; absent ids are skipped.
         let several = try #require(
-            try SceneEditor.removeRegions(["poly", "ghost", "panel", "knob", "poly"], from: Self.scene))
+            SceneEditor.removeRegions(["poly", "ghost", "panel", "knob", "poly"], from: SceneIndex(scene: Self.scene)))
         #expect(several.scene.regions.isEmpty)
         #expect(several.removed == ["poly", "panel"])
-        let child = try #require(try SceneEditor.removeRegions(["knob"], from: Self.scene))
+        let child = try #require(SceneEditor.removeRegions(["knob"], from: SceneIndex(scene: Self.scene)))
         #expect(child.scene.regions.map(\.id) == ["panel", "poly"])
         #expect(child.scene.regions[0].children.isEmpty)
-        #expect(try SceneEditor.removeRegions(["ghost"], from: Self.scene) == nil)
+        #expect(SceneEditor.removeRegions(["ghost"], from: SceneIndex(scene: Self.scene)) == nil)
         #expect(throws: SceneEditor.EditError.self) {
             try SceneEditor.addRegion(
-                try JSONParser.parse(#"{"id": "poly", "frame": [0, 0, 1, 1]}"#), parent: nil, to: Self.scene)
+                try JSONParser.parse(#"{"id": "poly", "frame": [0, 0, 1, 1]}"#), parent: nil,
+                to: SceneIndex(scene: Self.scene))
         }
         #expect(throws: SceneEditor.EditError.self) {
             try SceneEditor.updateRegion(
-                "panel", fields: try JSONParser.parse(#"{"frame": [0, 0, -1, 1]}"#), in: Self.scene)
+                "panel", fields: try JSONParser.parse(#"{"frame": [0, 0, -1, 1]}"#), in: SceneIndex(scene: Self.scene))
         }
     }
 }
