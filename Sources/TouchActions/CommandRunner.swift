@@ -160,15 +160,17 @@ public final class CommandRunner {
         }
     }
 
-    /// The command as a person would type it: arguments with spaces or quotes in single quotes.
+    /// The command as a person would type it: arguments with spaces or quotes in single quotes, control
+    /// characters shown as `\u{…}` (the file's text must not forge log lines).
     static func describe(_ arguments: [String]) -> String {
-        arguments.map { argument in
-            let plain =
-                !argument.isEmpty && argument.allSatisfy { $0.isLetter || $0.isNumber || "-_./=:,+@%".contains($0) }
-            return plain
-                ? argument
-                : "'" + argument.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''")
-                    + "'"
-        }.joined(separator: " ")
+        LogText.printable(
+            arguments.map { argument in
+                let plain =
+                    !argument.isEmpty && argument.allSatisfy { $0.isLetter || $0.isNumber || "-_./=:,+@%".contains($0) }
+                return plain
+                    ? argument
+                    : "'" + argument.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''")
+                        + "'"
+            }.joined(separator: " "))
     }
 }
