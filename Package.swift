@@ -102,7 +102,7 @@ let package = Package(
         // file's validation, the matcher and the command pool are tested without a process.
         .target(
             name: "TouchActions",
-            dependencies: ["TouchClient", "TouchJSON", "TouchGestures", "TouchScene", "TouchPosix"]),
+            dependencies: ["TouchClient", "TouchJSON", "TouchGestures", "TouchScene", "TouchPosix", "CShims"]),
         .executableTarget(name: "touchd-actions", dependencies: ["TouchActions", "TouchClient", "TouchPosix"]),
 
         // Benchmarks (issue 6): release builds, printed figures; CAllocCounter counts heap allocations.

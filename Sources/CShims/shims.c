@@ -375,3 +375,11 @@ int touchd_usable_processors(void) {
 const void *touchd_find_bytes(const void *haystack, size_t haystack_length, const void *needle, size_t needle_length) {
     return memmem(haystack, haystack_length, needle, needle_length);
 }
+
+// --- touchd-actions: the commands' process trees ---
+
+#include <sys/prctl.h>
+
+int touchd_become_child_subreaper(void) { return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); }
+
+// --- end of touchd-actions' block ---

@@ -18,9 +18,6 @@ public final class ActionsService {
         public init(socketPath: String) { self.socketPath = socketPath }
     }
 
-    /// How the service ended: 0 stopped by a signal; `configurationStatus` when touchd refused what the file asks.
-    public static let configurationStatus: Int32 = 78
-
     private let file: ActionsFile
     private let settings: Settings
     private let logger: Logger
@@ -35,7 +32,7 @@ public final class ActionsService {
     private var reconnectDelay: Int64
     /// Consecutive failed attempts: the first of a run is a warning, the rest are debug lines.
     private var failedAttempts = 0
-    private var exitStatus: Int32 = 0
+    private var exitStatus = ActionsExit.stopped
 
     public init(file: ActionsFile, settings: Settings, logger: Logger) throws(SystemError) {
         self.file = file
@@ -47,10 +44,12 @@ public final class ActionsService {
         reconnectDelay = settings.reconnectInitialMilliseconds
     }
 
-    /// Runs until SIGTERM or SIGINT (0), or until touchd refuses the file's regions (`configurationStatus`).
+    /// Runs until SIGTERM or SIGINT (`ActionsExit.stopped`), or until touchd refuses what the file asks (the
+    /// other `ActionsExit` statuses).
     public func run() throws(SystemError) -> Int32 {
         // SIGCHLD must not be ignored (as it may be on entry), or no command would be seen to end.
         Posix.reapsOwnChildren()
+        try runner.adoptOrphans()
         // The signalfd first: SIGCHLD must be blocked before the first command starts, or its exit could be missed.
         signals = try SignalSource(
             loop: loop, signals: [Signal.terminate, Signal.interrupt, Signal.child]
@@ -84,16 +83,20 @@ public final class ActionsService {
             if !file.regions.isEmpty && !connected.hello.mayChangeScene {
                 fail(
                     "touchd at \(path) does not let this user change the scene, so the file's regions cannot be added: "
-                        + "the user must be root or in a group of clients.sceneGroups (docs/deployment.md)")
+                        + "the user must be root or in a group of clients.sceneGroups (docs/deployment.md)",
+                    status: ActionsExit.noPermission)
                 return
             }
-            if let refusal = try add(file.regions, through: connected) {
-                fail(refusal)
+            let kept = try takeBack(file.regions, through: connected)
+            if let refusal = try add(file.regions.filter { !kept.contains($0.id) }, through: connected) {
+                fail(refusal, status: ActionsExit.configuration)
                 return
             }
             let subscribed = try connected.subscribe(events: ["gesture", "scene"])
             guard subscribed.ok else {
-                fail("touchd refused the subscription: \(subscribed.errorMessage ?? "")")
+                fail(
+                    "touchd refused the subscription: \(subscribed.errorMessage ?? "")", status: ActionsExit.unavailable
+                )
                 return
             }
             clientToken = try loop.register(connected.fileDescriptor, for: .readable) { [unowned self] _ in
@@ -146,11 +149,36 @@ public final class ActionsService {
         return nil
     }
 
-    /// The scene changed under us (a reload of the scene file, another client's set-scene): a whole new scene
-    /// leaves out the file's regions, so those missing are added again. Our own edits come back here too, and then
-    /// find nothing missing.
-    private func restoreRegions(after source: String, through client: TouchClient) throws(ClientError) {
-        guard !file.regions.isEmpty else { return }
+    /// Takes back the file's regions that are already in the scene, by id: a region an earlier touchd-actions left
+    /// behind (killed while touchd could not remove it) or another client added would otherwise make `add-region`
+    /// fail with a duplicate id. Each is removed, so that `add` puts the file's definition in its place as this
+    /// connection's transient region; regions of other ids are never touched. One that touchd refuses to remove
+    /// (another region's relation names it) stays as it is and is not added: its id is returned, and its rules
+    /// match it by that id.
+    private func takeBack(_ regions: [ActionRegion], through client: TouchClient) throws(ClientError) -> Set<String> {
+        guard !regions.isEmpty else { return [] }
+        let present = try sceneRegionIDs(through: client)
+        var kept: Set<String> = []
+        for region in regions where present.contains(region.id) {
+            let reply = try client.request(op: "remove-region") { $0.field("region", region.id) }
+            if reply.ok {
+                logger.notice(
+                    "region '\(LogText.printable(region.id))' of the actions file was already in the scene (left by an earlier "
+                        + "touchd-actions, or added by another client): taking it back")
+            } else {
+                kept.insert(region.id)
+                logger.warning(
+                    "region '\(LogText.printable(region.id))' of the actions file is already in the scene and touchd "
+                        + "refused to remove it: \(LogText.printable(reply.errorCode ?? "error")): "
+                        + "\(LogText.printable(reply.errorMessage ?? "")); the one there stays, "
+                        + "not this connection's, and the file's definition of it is not applied")
+            }
+        }
+        return kept
+    }
+
+    /// The ids of every region in touchd's scene, children included.
+    private func sceneRegionIDs(through client: TouchClient) throws(ClientError) -> Set<String> {
         let reply = try client.request(op: "get-scene")
         var present: Set<String> = []
         func collect(_ value: JSONValue?) {
@@ -161,6 +189,15 @@ public final class ActionsService {
             }
         }
         collect(reply.json["scene"]?["regions"])
+        return present
+    }
+
+    /// The scene changed under us (a reload of the scene file, another client's set-scene): a whole new scene
+    /// leaves out the file's regions, so those missing are added again. Our own edits come back here too, and then
+    /// find nothing missing.
+    private func restoreRegions(after source: String, through client: TouchClient) throws(ClientError) {
+        guard !file.regions.isEmpty else { return }
+        let present = try sceneRegionIDs(through: client)
         let missing = file.regions.filter { !present.contains($0.id) }
         guard !missing.isEmpty else { return }
         if let refusal = try add(missing, through: client) {
@@ -219,10 +256,10 @@ public final class ActionsService {
         armTimer()
     }
 
-    private func fail(_ message: String) {
+    private func fail(_ message: String, status: Int32) {
         logger.error(message)
         closeConnection()
-        exitStatus = Self.configurationStatus
+        exitStatus = status
         runner.terminateAll()
         loop.stop()
     }

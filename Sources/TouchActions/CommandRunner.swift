@@ -4,13 +4,19 @@ import TouchPosix
     import Glibc
 #endif
 
-/// Carries out the pool's decisions with real processes: starts commands (posix_spawn, no shell of its own), sends
-/// the timeout's signals to their process groups, and logs each start, end, exit status, timeout and drop. Never
-/// waits for a command: children are reaped when SIGCHLD arrives (`reap`), timeouts fire from the loop's timer.
+/// Carries out the pool's decisions with real processes: starts commands (posix_spawn, no shell of its own), each
+/// leading a process group of its own, and follows each group until none of it is left. This process is a child
+/// subreaper (`ProcessGroups.adoptOrphans`), so a command's processes orphaned by their parent are reparented here
+/// and reaped here; after each reap, groups whose leader has ended are looked at (kill(-group, 0)), and one that
+/// is empty frees its place. The timeout's and the stop's signals go to the whole group. Logs each start, end,
+/// exit status, timeout and drop. Never waits for a command: children are reaped when SIGCHLD arrives (`reap`),
+/// timeouts fire from the loop's timer.
 public final class CommandRunner {
     public private(set) var pool: CommandPool
     private let logger: Logger
     private let baseEnvironment: [String]
+    /// The exit of each group's leader, kept until the group is empty (the command's end is logged then).
+    private var leaderExits: [Int32: ChildExit] = [:]
     /// Drops are logged at most once a second (a rule on a busy gesture can cause hundreds a second); the ones held
     /// back are counted in the next line.
     private var lastDropLogged: Int64?
@@ -21,6 +27,11 @@ public final class CommandRunner {
         self.logger = logger
         // The gesture's variables replace any of the same name this process has.
         baseEnvironment = environment.filter { !$0.hasPrefix("TOUCHD_") || $0.hasPrefix("TOUCHD_SOCKET=") }
+    }
+
+    /// Makes this process the one its commands' orphans are reparented to; before the first command starts.
+    public func adoptOrphans() throws(SystemError) {
+        try ProcessGroups.adoptOrphans()
     }
 
     /// The job for a rule fired by an event.
@@ -35,17 +46,29 @@ public final class CommandRunner {
         perform(pool.submit(job))
     }
 
-    /// Reaps every child that has ended (SIGCHLD coalesces: one signal may stand for several).
+    /// Reaps every child that has ended (SIGCHLD coalesces: one signal may stand for several), leaders and the
+    /// orphans reparented here alike, then looks whether their groups are empty.
     public func reap() {
+        let now = MonotonicClock.nowMicroseconds()
         while let (pid, exit) = Posix.reapChild() {
-            let (ended, next) = pool.exited(pid: pid)
-            if let ended { logEnd(pid: pid, ended, exit) }
-            perform(next)
+            if let command = pool.leaderEnded(pid: pid, at: now) {
+                leaderExits[pid] = exit
+                // Its exit is logged with the command's end, once the group is empty.
+                logger.debug("\(command.job.label): pid \(pid) is gone; looking for the rest of its process group")
+            } else {
+                logger.debug("reaped pid \(pid), a process of a command whose parent had exited")
+            }
         }
+        advance()
     }
 
-    /// The loop's timer fired (or any time): timeouts that are due.
+    /// The loop's timer fired (or any time): groups that have emptied end, timeouts that are due fire.
     public func advance() {
+        for group in pool.lingering where !ProcessGroups.hasMember(group) {
+            let (ended, next) = pool.groupEmptied(group)
+            if let ended { logEnd(group: group, ended) }
+            perform(next)
+        }
         perform(pool.advance(to: MonotonicClock.nowMicroseconds()))
     }
 
@@ -57,24 +80,14 @@ public final class CommandRunner {
         perform(pool.stop(at: MonotonicClock.nowMicroseconds()), stopping: true)
     }
 
-    /// After `terminateAll`, before this process exits: waits for the commands to end, and sends SIGKILL to the
-    /// groups of those still running `killAfterMs` after their SIGTERM. Outside systemd nothing else would end a
-    /// command that ignores SIGTERM (under systemd the unit's cgroup is killed anyway). A child that outlives even
-    /// SIGKILL for a second (stuck in the kernel) is logged and left.
+    /// After `terminateAll`, before this process exits: waits until every command's group is empty, and sends
+    /// SIGKILL to the groups still there `killAfterMs` after their SIGTERM. Outside systemd nothing else would end
+    /// a command that ignores SIGTERM (under systemd the unit's cgroup is killed anyway). A group that outlives
+    /// even SIGKILL by a second (stuck in the kernel) is logged and left: the wait is bounded.
     public func finish() {
         while !pool.running.isEmpty {
             reap()
-            let now = MonotonicClock.nowMicroseconds()
-            perform(pool.advance(to: now))
             guard !pool.running.isEmpty else { break }
-            let stuck = pool.running.values.allSatisfy { command in
-                command.killed && now >= (command.terminatedAt ?? now) + pool.killAfter + 1_000_000
-            }
-            if stuck {
-                let pids = pool.running.keys.sorted().map(String.init).joined(separator: ", ")
-                logger.error("pid(s) \(pids) still running a second after SIGKILL; leaving them")
-                return
-            }
             // Children end at their own pace: a short sleep between looks (this process is exiting; no event waits).
             usleep(10_000)
         }
@@ -88,7 +101,7 @@ public final class CommandRunner {
             case .start(let job):
                 do {
                     let pid = try Posix.spawn(job.arguments, environment: job.environment)
-                    pool.started(job, pid: pid, at: MonotonicClock.nowMicroseconds())
+                    pool.started(job, group: pid, at: MonotonicClock.nowMicroseconds())
                     logger.info("\(job.label): started pid \(pid): \(Self.describe(job.arguments))")
                 } catch {
                     logger.error("\(job.label): cannot start \(Self.describe(job.arguments)): \(error)")
@@ -106,38 +119,58 @@ public final class CommandRunner {
                         + more)
                 lastDropLogged = now
                 dropsHeldBack = 0
-            case .terminate(let pid, let job, let after) where stopping:
-                logger.info("\(job.label): stopping, so pid \(pid) gets SIGTERM (after \(after / 1000) ms)")
-                Posix.signalGroup(pid, Signal.terminate)
-            case .terminate(let pid, let job, let after):
-                logger.warning("\(job.label): pid \(pid) still running after \(after / 1000) ms: SIGTERM")
-                Posix.signalGroup(pid, Signal.terminate)
-            case .kill(let pid, let job, let after):
-                logger.warning("\(job.label): pid \(pid) still running \(after / 1000) ms after its start: SIGKILL")
-                Posix.signalGroup(pid, Signal.kill)
+            case .terminate(let group, let job, let after) where stopping:
+                logger.info(
+                    "\(job.label): stopping, so pid \(group) gets SIGTERM, its group with it (after \(after / 1000) ms)"
+                )
+                Posix.signalGroup(group, Signal.terminate)
+            case .terminate(let group, let job, let after):
+                logger.warning(
+                    "\(job.label): pid \(group) still running after \(after / 1000) ms (with its process group): SIGTERM"
+                )
+                Posix.signalGroup(group, Signal.terminate)
+            case .kill(let group, let job, let after):
+                logger.warning(
+                    "\(job.label): pid \(group) still running \(after / 1000) ms after its start (with its process group): SIGKILL"
+                )
+                Posix.signalGroup(group, Signal.kill)
+            case .abandon(let group, let job, let after):
+                leaderExits[group] = nil
+                logger.error(
+                    "\(job.label): process group \(group) still has members \(after / 1000) ms after its start, "
+                        + "\(pool.abandonAfter / 1000) ms after SIGKILL (stuck in the kernel, or a zombie whose parent "
+                        + "left the group): no longer counted")
             }
         }
     }
 
-    private func logEnd(pid: Int32, _ ended: CommandPool.Running, _ exit: ChildExit) {
-        let milliseconds = (MonotonicClock.nowMicroseconds() - ended.startedAt) / 1000
-        let line = "\(ended.job.label): pid \(pid) ended after \(milliseconds) ms: \(exit)"
-        if exit == .exited(0) {
+    private func logEnd(group: Int32, _ ended: CommandPool.Running) {
+        let now = MonotonicClock.nowMicroseconds()
+        let exit = leaderExits.removeValue(forKey: group)
+        let milliseconds = (now - ended.startedAt) / 1000
+        var line =
+            "\(ended.job.label): pid \(group) ended after \(milliseconds) ms: \(exit.map(String.init(describing:)) ?? "ended")"
+        if let leaderEndedAt = ended.leaderEndedAt, now - leaderEndedAt >= 1000 {
+            line += " (the rest of its group \((now - leaderEndedAt) / 1000) ms later)"
+        }
+        if exit == .exited(0) && ended.terminatedAt == nil {
             logger.info(line)
         } else {
-            logger.warning(line + (ended.terminatedAt != nil ? " (timed out)" : ""))
+            logger.warning(line + (ended.terminatedAt == nil ? "" : ended.stopped ? " (stopped)" : " (timed out)"))
         }
     }
 
-    /// The command as a person would type it: arguments with spaces or quotes in single quotes.
+    /// The command as a person would type it: arguments with spaces or quotes in single quotes, control
+    /// characters shown as `\u{…}` (the file's text must not forge log lines).
     static func describe(_ arguments: [String]) -> String {
-        arguments.map { argument in
-            let plain =
-                !argument.isEmpty && argument.allSatisfy { $0.isLetter || $0.isNumber || "-_./=:,+@%".contains($0) }
-            return plain
-                ? argument
-                : "'" + argument.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''")
-                    + "'"
-        }.joined(separator: " ")
+        LogText.printable(
+            arguments.map { argument in
+                let plain =
+                    !argument.isEmpty && argument.allSatisfy { $0.isLetter || $0.isNumber || "-_./=:,+@%".contains($0) }
+                return plain
+                    ? argument
+                    : "'" + argument.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''")
+                        + "'"
+            }.joined(separator: " "))
     }
 }

@@ -15,8 +15,7 @@ let usage = """
       --log-level LEVEL  err, warning, notice, info (default) or debug
       --check            validate the file, print what it holds, and exit
 
-    Exit status: 0 stopped by SIGTERM or SIGINT (or --check passed); 2 a usage error; 78 the actions file is
-    unreadable or invalid, or touchd refused its regions.
+    \(ActionsExit.summary)
     """
 
 func fail(_ message: String, status: Int32) -> Never {
@@ -40,7 +39,7 @@ while !arguments.isEmpty {
     let argument = arguments.removeFirst()
     func value() -> String {
         guard let next = arguments.first, !next.hasPrefix("--") else {
-            fail("\(argument) needs a value\n\n\(usage)", status: 2)
+            fail("\(argument) needs a value\n\n\(usage)", status: ActionsExit.usage)
         }
         return arguments.removeFirst()
     }
@@ -49,13 +48,15 @@ while !arguments.isEmpty {
     case "--socket": socketPath = value()
     case "--log-level":
         let name = value()
-        guard let parsed = LogLevel(name: name) else { fail("unknown log level '\(name)'", status: 2) }
+        guard let parsed = LogLevel(name: name) else {
+            fail("unknown log level '\(LogText.printable(name))'", status: ActionsExit.usage)
+        }
         level = parsed
     case "--check": checkOnly = true
     case "-h", "--help":
         StandardStreams.write(Array((usage + "\n").utf8), to: 1)
         Posix.exit(0)
-    default: fail("unknown argument '\(argument)'\n\n\(usage)", status: 2)
+    default: fail("unknown argument '\(LogText.printable(argument))'\n\n\(usage)", status: ActionsExit.usage)
     }
 }
 
@@ -64,9 +65,9 @@ do {
     let bytes = try FileReader.readRegularFile(actionsPath, limit: 1 << 20)
     file = try ActionsLoader.parse(bytes, file: actionsPath)
 } catch let error as FileReader.Failure {
-    fail("\(error.path): \(error.message)", status: ActionsService.configurationStatus)
+    fail("\(error.path): \(error.message)", status: ActionsExit.noInput)
 } catch {
-    fail("\(error)", status: ActionsService.configurationStatus)
+    fail("\(error)", status: ActionsExit.configuration)
 }
 
 if checkOnly {
@@ -74,7 +75,7 @@ if checkOnly {
     for region in file.regions { lines.append("  region \(region.id)") }
     for rule in file.rules { lines.append("  \(rule.label): \(rule.command.arguments.joined(separator: " "))") }
     StandardStreams.write(Array((lines.joined(separator: "\n") + "\n").utf8), to: 1)
-    Posix.exit(0)
+    Posix.exit(ActionsExit.stopped)
 }
 
 let logger = Logger(
@@ -84,5 +85,5 @@ do {
     Posix.exit(try service.run())
 } catch {
     logger.error("\(error)")
-    Posix.exit(1)
+    Posix.exit(ActionsExit.systemError)
 }

@@ -23,8 +23,9 @@ struct CommandPoolTests {
             switch action {
             case .start(let job): "start \(job.rule)"
             case .drop(let job, let running, let queued): "drop \(job.rule) (\(running) running, \(queued) queued)"
-            case .terminate(let pid, _, let after): "term \(pid) after \(after / 1000)"
-            case .kill(let pid, _, let after): "kill \(pid) after \(after / 1000)"
+            case .terminate(let group, _, let after): "term \(group) after \(after / 1000)"
+            case .kill(let group, _, let after): "kill \(group) after \(after / 1000)"
+            case .abandon(let group, _, let after): "abandon \(group) after \(after / 1000)"
             }
         }
     }
@@ -35,12 +36,14 @@ struct CommandPoolTests {
         var log: [String] = []
         for rule in 0..<5 { log += describe(pool.submit(Self.job(rule))) }
         #expect(log == ["start 0", "start 1", "drop 4 (2 running, 2 queued)"])
-        pool.started(Self.job(0), pid: 100, at: 0)
-        pool.started(Self.job(1), pid: 101, at: 0)
-        let (ended, next) = pool.exited(pid: 101)
+        pool.started(Self.job(0), group: 100, at: 0)
+        pool.started(Self.job(1), group: 101, at: 0)
+        #expect(pool.leaderEnded(pid: 101, at: 10) != nil)
+        let (ended, next) = pool.groupEmptied(101)
         #expect(ended?.job.rule == 1)
         #expect(describe(next) == ["start 2"])
-        #expect(pool.exited(pid: 999).0 == nil)  // not ours
+        #expect(pool.leaderEnded(pid: 999, at: 10) == nil)  // not ours: an orphan of some group
+        #expect(pool.groupEmptied(999).0 == nil)
         #expect(describe(pool.startFailed(Self.job(2))) == ["start 3"])  // a place freed again
         #expect(pool.queued.isEmpty)
     }
@@ -57,19 +60,20 @@ struct CommandPoolTests {
         var pool = CommandPool(limits: Self.limits(running: 4, queued: 0, killAfterMs: 500))
         _ = pool.submit(Self.job(0, timeoutMs: 300))
         _ = pool.submit(Self.job(1, timeoutMs: 0))  // no limit
-        pool.started(Self.job(0, timeoutMs: 300), pid: 7, at: 1_000_000)
-        pool.started(Self.job(1, timeoutMs: 0), pid: 8, at: 1_000_000)
+        pool.started(Self.job(0, timeoutMs: 300), group: 7, at: 1_000_000)
+        pool.started(Self.job(1, timeoutMs: 0), group: 8, at: 1_000_000)
         #expect(pool.nextDeadline == 1_300_000)
         #expect(pool.advance(to: 1_299_999).isEmpty)
         #expect(describe(pool.advance(to: 1_300_000)) == ["term 7 after 300"])
         #expect(pool.nextDeadline == 1_800_000)
         #expect(pool.advance(to: 1_700_000).isEmpty)
         #expect(describe(pool.advance(to: 1_800_000)) == ["kill 7 after 800"])
+        #expect(pool.nextDeadline == 2_800_000)  // given up a second after SIGKILL
+        let (ended, _) = pool.groupEmptied(7)
+        #expect(ended?.terminatedAt == 1_300_000)
+        #expect(ended?.killedAt == 1_800_000)
         #expect(pool.nextDeadline == nil)
         #expect(pool.advance(to: 9_000_000).isEmpty)
-        let (ended, _) = pool.exited(pid: 7)
-        #expect(ended?.terminatedAt == 1_300_000)
-        #expect(ended?.killed == true)
     }
 
     @Test("stopping: the queue is forgotten, each running command gets SIGTERM once, SIGKILL after the grace")
@@ -78,18 +82,66 @@ struct CommandPoolTests {
         _ = pool.submit(Self.job(0, timeoutMs: 300))
         _ = pool.submit(Self.job(1, timeoutMs: 0))
         #expect(pool.submit(Self.job(2)).isEmpty)  // queued
-        pool.started(Self.job(0, timeoutMs: 300), pid: 7, at: 1_000_000)
-        pool.started(Self.job(1, timeoutMs: 0), pid: 8, at: 1_000_000)
+        pool.started(Self.job(0, timeoutMs: 300), group: 7, at: 1_000_000)
+        pool.started(Self.job(1, timeoutMs: 0), group: 8, at: 1_000_000)
         // Job 0 timed out already: its SIGTERM was at 1.3 s, and stopping does not send it a second time.
         #expect(describe(pool.advance(to: 1_300_000)) == ["term 7 after 300"])
         #expect(describe(pool.stop(at: 1_400_000)) == ["term 8 after 400"])
         #expect(pool.queued.isEmpty)
         #expect(pool.stop(at: 1_450_000).isEmpty)
         // Job 8 ends: the queued job 2 does not start.
-        let (ended, next) = pool.exited(pid: 8)
+        let (ended, next) = pool.groupEmptied(8)
         #expect(ended?.terminatedAt == 1_400_000)
         #expect(next.isEmpty)
         #expect(pool.nextDeadline == 1_800_000)
         #expect(describe(pool.advance(to: 1_800_000)) == ["kill 7 after 800"])
+    }
+
+    /// `sh -c 'sleep 30 & echo bg'`: the shell exits at once, its sleep lives on in the group. Counting the leader
+    /// alone freed the place at once (680 processes after 6 s with maxRunning 1) and never timed the sleep out.
+    @Test("a command holds its place, and is timed out, until its whole group is empty, not just its leader")
+    func groupOutlivesLeader() {
+        var pool = CommandPool(limits: Self.limits(running: 1, queued: 1, killAfterMs: 500))
+        #expect(describe(pool.submit(Self.job(0, timeoutMs: 300))) == ["start 0"])
+        pool.started(Self.job(0, timeoutMs: 300), group: 7, at: 1_000_000)
+        #expect(pool.submit(Self.job(1)).isEmpty)  // waits
+        #expect(pool.leaderEnded(pid: 7, at: 1_010_000)?.job.rule == 0)
+        #expect(pool.leaderEnded(pid: 7, at: 1_020_000) == nil)  // told once
+        #expect(pool.lingering == [7])
+        #expect(describe(pool.submit(Self.job(2))) == ["drop 2 (1 running, 1 queued)"])  // the place is still taken
+        #expect(describe(pool.advance(to: 1_100_000)).isEmpty)
+        #expect(pool.nextDeadline == 1_300_000)  // the timeout, before the next look at 2.1 s
+        #expect(describe(pool.advance(to: 1_300_000)) == ["term 7 after 300"])
+        #expect(describe(pool.advance(to: 1_800_000)) == ["kill 7 after 800"])
+        let (ended, next) = pool.groupEmptied(7)
+        #expect(ended?.leaderEndedAt == 1_010_000)
+        #expect(describe(next) == ["start 1"])
+        #expect(pool.lingering.isEmpty)
+    }
+
+    @Test("a group still there a second after SIGKILL is given up, and its place goes to the next waiting")
+    func abandonsAfterKill() {
+        var pool = CommandPool(limits: Self.limits(running: 1, queued: 1, killAfterMs: 500))
+        _ = pool.submit(Self.job(0, timeoutMs: 300))
+        pool.started(Self.job(0, timeoutMs: 300), group: 7, at: 0)
+        #expect(pool.submit(Self.job(1)).isEmpty)
+        #expect(describe(pool.advance(to: 300_000)) == ["term 7 after 300"])
+        #expect(describe(pool.advance(to: 800_000)) == ["kill 7 after 800"])
+        #expect(describe(pool.advance(to: 1_799_999)).isEmpty)
+        #expect(describe(pool.advance(to: 1_800_000)) == ["abandon 7 after 1800", "start 1"])
+        #expect(pool.running.isEmpty)
+        #expect(pool.groupEmptied(7).0 == nil)  // gone already
+    }
+
+    @Test("while a leader has ended and its group lives, the pool asks to be woken for a look every lookInterval")
+    func looksAtLingeringGroups() {
+        var pool = CommandPool(limits: Self.limits(running: 2, queued: 0), lookInterval: 1_000_000)
+        _ = pool.submit(Self.job(0, timeoutMs: 0))
+        pool.started(Self.job(0, timeoutMs: 0), group: 7, at: 0)
+        #expect(pool.advance(to: 100).isEmpty)
+        #expect(pool.nextDeadline == nil)  // its leader lives: nothing to look at, no timeout
+        _ = pool.leaderEnded(pid: 7, at: 5_000)
+        #expect(pool.advance(to: 5_000).isEmpty)
+        #expect(pool.nextDeadline == 1_005_000)
     }
 }

@@ -359,15 +359,16 @@ final class ActionsProcessTests {
         #expect(result.err.hasPrefix("touchd-actions: " + path + expected), "\(result.err)")
     }
 
-    @Test("a missing actions file, a directory, or unknown arguments are refused without a hang")
+    @Test(
+        "a missing actions file, a directory, or unknown arguments are refused without a hang, with sysexits statuses")
     func unusable() throws {
         let missing = try DaemonProcess.run(touchdActions, ["--actions", directory + "/missing.json"])
-        #expect(missing.status == 78)
+        #expect(missing.status == 66)  // EX_NOINPUT
         #expect(missing.err.contains("missing.json: cannot open: No such file or directory"))
         let folder = try DaemonProcess.run(touchdActions, ["--actions", directory])
-        #expect(folder.status == 78)
+        #expect(folder.status == 66)
         let unknown = try DaemonProcess.run(touchdActions, ["--frobnicate"])
-        #expect(unknown.status == 2)
+        #expect(unknown.status == 64)  // EX_USAGE
         #expect(unknown.err.contains("unknown argument '--frobnicate'"))
     }
 }

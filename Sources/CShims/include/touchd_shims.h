@@ -119,4 +119,12 @@ int touchd_usable_processors(void);
 /// memmem(3), a GNU extension Glibc's module leaves out: the first `needle` in `haystack`, or NULL.
 const void *touchd_find_bytes(const void *haystack, size_t haystack_length, const void *needle, size_t needle_length);
 
+// --- touchd-actions: the commands' process trees (docs/actions.md, "Commands") ---
+
+/// prctl(PR_SET_CHILD_SUBREAPER, 1): this process's descendants whose parent dies are reparented to it rather than to
+/// init, so a command's orphaned children stay reapable and visible to it. 0, or -1 with errno.
+int touchd_become_child_subreaper(void);
+
+// --- end of touchd-actions' block ---
+
 #endif
