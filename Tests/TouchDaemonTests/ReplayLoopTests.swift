@@ -137,6 +137,109 @@ struct ReplayLoopTests {
         #expect(ticks < 20, "the daemon used \(ticks) ticks of CPU")
     }
 
+    /// The demo recording's fourth finger goes down at raw (800, 2400) of 0...4095: (250, 468.75) on the 1280 x 800
+    /// scene. The knob as the scene file places it (slider at (200, 430), knob at (30, 15) in it, 50 x 50, a circle
+    /// touchable 12 beyond) is a circle of radius 37 about (255, 470): 5.2 from the down, so the down is the knob's.
+    /// That finger drags the knob 375 to the right (to x 605...655), so a second pass on the scene as the first left
+    /// it would miss the knob, and find the background.
+    @Test("--loop: each pass plays on the scene as loaded; the knob dragged in the first is back for the second")
+    func loopRestoresScene() throws {
+        let daemon = try DaemonProcess(arguments: [
+            "--replay", DaemonProcess.root + "/config/demo/panel.evemu", "--scene",
+            DaemonProcess.root + "/config/demo/scene.json", "--loop", "--speed", "8", "--replay-waits", "1",
+        ])
+        defer { daemon.stop() }
+        let client = try TouchClient(path: daemon.socket, retry: .init(attempts: 10))
+        #expect(try client.subscribe(events: ["touch", "scene"]).ok)
+        var downs: [Int: String] = [:]
+        var sceneChanges: [String] = []
+        var lines = 0
+        // Ten fingers a pass: the fourth of the third pass is finger 24.
+        while downs[24] == nil, lines < 5000, let line = try client.nextLine() {
+            lines += 1
+            guard let value = try? JSONParser.parse(line), case .string(let type, _)? = value["type"] else { continue }
+            if type == "scene-changed", case .string(let source, _)? = value["source"] {
+                sceneChanges.append(source)
+            } else if type == "down", case .number(let finger, _)? = value["finger"] {
+                if case .string(let region, _)? = value["region"] {
+                    downs[Int(finger)] = region
+                } else {
+                    downs[Int(finger)] = ""
+                }
+            }
+        }
+        #expect(downs[4] == "knob")
+        #expect(downs[14] == "knob", "the second pass's knob down")
+        #expect(downs[24] == "knob", "the third pass's")
+        // Told before each later pass, as of any scene change.
+        #expect(
+            sceneChanges == [
+                "replay pass 2 (the installed scene, drags undone)",
+                "replay pass 3 (the installed scene, drags undone)",
+            ])
+    }
+
+    /// The two fingers go down on the demo scene's background (at (389, 368) and (731, 170), away from the knob and
+    /// the slider) and drag nothing: each pass ends with the scene as installed.
+    @Test("--loop over a scene nothing moved: no scene change between passes")
+    func loopWithoutDragsKeepsScene() throws {
+        let daemon = try DaemonProcess(arguments: [
+            "--replay", Self.twoFingersDown, "--scene", DaemonProcess.root + "/config/demo/scene.json", "--loop",
+            "--speed", "4", "--replay-waits", "1",
+        ])
+        defer { daemon.stop() }
+        let client = try TouchClient(path: daemon.socket, retry: .init(attempts: 10))
+        #expect(try client.subscribe(events: ["touch", "scene"]).ok)
+        var types: [String] = []
+        // Three passes: their six fingers' cancels.
+        while types.filter({ $0 == "cancel" }).count < 6, types.count < 2000, let line = try client.nextLine() {
+            guard let value = try? JSONParser.parse(line), case .string(let type, _)? = value["type"] else { continue }
+            types.append(type)
+        }
+        #expect(types.filter { $0 == "cancel" }.count == 6)
+        #expect(!types.contains("scene-changed"))
+    }
+
+    @Test(
+        "--loop over a file that changes: the next pass stops the replay with an error naming it; the daemon serves on")
+    func loopStopsWhenTheFileChanges() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("touchd-grow-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/tap.evemu"
+        try """
+        # EVEMU 1.3
+        N: tap
+        A: 2f 0 9 0 0 0
+        A: 35 0 4095 0 0 0
+        A: 36 0 4095 0 0 0
+        A: 39 0 65535 0 0 0
+        E: 1.000000 0003 0039 1
+        E: 1.000000 0003 0035 100
+        E: 1.000000 0003 0036 100
+        E: 1.000000 0000 0000 0
+        E: 1.005000 0003 0039 -1
+        E: 1.005000 0000 0000 0
+
+        """.write(toFile: path, atomically: false, encoding: .utf8)
+        let daemon = try DaemonProcess(arguments: ["--replay", path, "--loop", "--replay-waits", "1"])
+        defer { daemon.stop() }
+        let client = try TouchClient(path: daemon.socket, retry: .init(attempts: 10))
+        #expect(try client.subscribe(events: ["touch"]).ok)
+        var ups = 0
+        while ups < 2, let line = try client.nextLine() {
+            if String(decoding: line, as: UTF8.self).contains(#""type":"up""#) { ups += 1 }
+        }
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("E: 2.000000 0000 0000 0\n".utf8))
+        try handle.close()
+        #expect(daemon.logWillContain("replay stopped: \(path): changed since its first pass"))
+        #expect(daemon.process.isRunning)
+        let ping = try DaemonProcess.run(DaemonProcess.touchctl, ["--socket", daemon.socket, "ping"])
+        #expect(ping.status == 0)
+    }
+
     @Test("--desc gives an events-only recording its description, as touchd replay --desc does")
     func descOption() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("touchd-desc-\(getpid())").path
