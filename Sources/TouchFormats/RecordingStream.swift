@@ -1,13 +1,15 @@
 import TouchCore
 import TouchPosix
 
-/// A recording read as a stream, for `touchd replay`: its memory does not grow with the recording's length.
+/// A recording read as a stream, for `touchd replay` and `touchd run --replay`: its memory does not grow with the
+/// recording's length.
 ///
 /// Opening it reads the whole input once (the first pass): every line is checked, so a malformed file fails
 /// before anything is replayed, with the same error as `RecordingLoader.load`; skipped lines are counted; and
 /// every event is noted (`EventStatistics`) but none kept, because settling the description may need all of
 /// them (inferred axis ranges, axes an embedded description lacks). `forEachBatch` then reads the events again
-/// from the start. A regular file is read twice; a pipe or standard input from one cannot be, so
+/// from the start (or, for a reader with other work between batches, `rewind` and `nextBatch`). A regular file is
+/// read twice, and must not change in between (`.changed`); a pipe or standard input from one cannot be, so
 /// `RecordingInput` holds its bytes (still never the parsed events).
 ///
 /// With a second processor, a large evemu file's first pass reads both its halves at once (`SplitSurvey`), and the

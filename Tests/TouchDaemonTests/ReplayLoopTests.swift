@@ -240,6 +240,61 @@ struct ReplayLoopTests {
         #expect(ping.status == 0)
     }
 
+    /// One finger down, then `frames` frames of a move on both axes, 1 ms apart: 3 events a frame.
+    static func longRecording(frames: Int) -> [UInt8] {
+        var text = Array(
+            """
+            # EVEMU 1.3
+            N: long
+            A: 2f 0 9 0 0 0
+            A: 35 0 4095 0 0 0
+            A: 36 0 4095 0 0 0
+            A: 39 0 65535 0 0 0
+            E: 0.000000 0003 0039 1
+
+            """.utf8)
+        text.reserveCapacity(frames * 75 + text.count)
+        for frame in 0..<frames {
+            let time = "\(frame / 1000).\(String(1_000_000 + frame % 1000 * 1000).dropFirst())"
+            let position = 100 + frame % 3000
+            text += Array(
+                "E: \(time) 0003 0035 \(position)\nE: \(time) 0003 0036 \(position)\nE: \(time) 0000 0000 0\n".utf8)
+        }
+        return text
+    }
+
+    /// 170,000 frames, 510,001 events in a 16 MB file: loaded whole, its events alone are 12 MB (24 bytes each). Read
+    /// a batch at a time, the daemon holds 4,096 of them: its memory is that of a daemon replaying 10 frames, give or
+    /// take 6 MB (allocator and page noise, and the client's queue when the replay outruns it), opened and played to
+    /// its end.
+    @Test("a long recording is replayed as a stream: the daemon's memory is that of a short one's")
+    func longRecordingStreams() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("touchd-long-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var resident: [Int] = []
+        for frames in [10, 170_000] {
+            let path = directory + "/long-\(frames).evemu"
+            #expect(FileManager.default.createFile(atPath: path, contents: Data(Self.longRecording(frames: frames))))
+            let daemon = try DaemonProcess(arguments: [
+                "--replay", path, "--speed", "200", "--replay-waits", "1", "--filter", "off",
+            ])
+            defer { daemon.stop() }
+            let opened = try #require(daemon.residentKilobytes)
+            let client = try TouchClient(path: daemon.socket, retry: .init(attempts: 10))
+            #expect(try client.subscribe(events: ["touch"]).ok)
+            // To the end: the finger is still down there, and ends with cancel (moves may be coalesced, a cancel never).
+            var ended = false
+            while !ended, let line = try client.nextLine() {
+                ended = String(decoding: line, as: UTF8.self).contains(#""type":"cancel""#)
+            }
+            #expect(ended)
+            let played = try #require(daemon.residentKilobytes)
+            resident.append(max(opened, played))
+        }
+        #expect(resident[1] - resident[0] < 6 * 1024, "resident kB: \(resident)")
+    }
+
     @Test("--desc gives an events-only recording its description, as touchd replay --desc does")
     func descOption() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("touchd-desc-\(getpid())").path
