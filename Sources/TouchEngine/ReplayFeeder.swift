@@ -1,9 +1,12 @@
 import TouchCore
-import TouchFormats
 
 /// Plays a recording as if it were a live device: events come due at their recorded offsets (divided by
 /// `speed`) from `start`, stamped with CLOCK_MONOTONIC times as evdev stamps a real device's events. With `loop`
 /// the recording starts again after its last event, `passGap` later.
+///
+/// The feeder holds no recording: its reader hands it each pass's events a batch at a time when it asks
+/// (`Step.needsEvents`), and reads the recording again from its start for each pass of a loop (`Step.nextPass`).
+/// It holds only the batch it is playing, so a recording of any length plays in the same memory.
 ///
 /// Any recorded time plays (docs/decoding.md, "Time"): an offset is computed in floating point from the
 /// saturated span, clamped to `0...maximumOffset`, and never earlier than the offset before it (backwards time
@@ -15,79 +18,121 @@ public struct ReplayFeeder {
     /// The longest offset, 2⁶² µs (146,000 years): any recording fits, and `base + offset` stays far from overflow.
     public static let maximumOffset = EventTime.Duration(microseconds: 1 << 62)
 
-    public let recording: Recording
+    /// What the reader is to do next (`due`).
+    public enum Step: Equatable, Sendable {
+        /// Nothing more is due yet: `nextDue` says when.
+        case waiting
+        /// Every event handed over is played: hand over the pass's next ones (`append`), or say it has no more
+        /// (`endOfEvents`).
+        case needsEvents
+        /// The pass ended at this time: the caller ends the fingers still down there (docs/protocol.md, "End of
+        /// stream").
+        case passEnded(EventTime)
+        /// A loop's next pass begins: the caller reads the recording again from its start.
+        case nextPass
+        /// The recording is played (or has no events).
+        case finished
+    }
+
     public let speed: Double
     public let loop: Bool
+    /// The first event's time, which every offset counts from; nil when the recording has no events.
+    public let firstTime: EventTime?
+    /// The batch being played; `pending[index...]` is still to come.
+    private var pending: [InputEvent] = []
     private var index = 0
+    /// The reader said this pass has no more events.
+    private var readAll = false
+    /// This pass's end was reported (`Step.passEnded`).
+    private var passEndReported = false
     private var base = EventTime.zero
-    /// The offset of the last event delivered in this pass: the next may not come earlier.
+    /// The offset of the last event delivered in this pass: the next may not come earlier. At a pass's end, its
+    /// longest offset.
     private var lastOffset = EventTime.Duration.zero
-    /// From a pass's start to the next one's: its longest offset plus `passGap`.
-    private let period: EventTime.Duration
-    private let firstTime: EventTime
     public private(set) var passes = 0
 
-    public init(recording: Recording, speed: Double = 1, loop: Bool = false) {
-        self.recording = recording
+    /// `firstTime` is the recording's first event's time, as its reader found it before playing.
+    public init(firstTime: EventTime?, speed: Double = 1, loop: Bool = false) {
+        self.firstTime = firstTime
         self.speed = speed.isNaN ? 1 : max(speed, 0.001)
         self.loop = loop
-        firstTime = recording.events.first?.time ?? .zero
-        var longest = EventTime.Duration.zero
-        for event in recording.events {
-            longest = max(longest, Self.offset(of: event.time, from: firstTime, speed: self.speed))
-        }
-        period = longest + Self.passGap
     }
 
-    /// Begins playback at monotonic time `now`.
+    /// Begins playback at monotonic time `now`, the reader at the recording's start.
     public mutating func start(at now: Int64) {
         base = EventTime(microseconds: now)
-        index = 0
         passes = 0
-        lastOffset = .zero
+        beginPass()
     }
 
-    public var isFinished: Bool { !loop && index >= recording.events.count }
-
-    /// When the next event is due (monotonic µs), nil when the recording is done.
-    public var nextDue: Int64? {
-        guard !recording.events.isEmpty else { return nil }
-        if index >= recording.events.count {
-            return loop ? (base + period).microseconds : nil
-        }
-        return (base + offset(of: index)).microseconds
-    }
-
-    /// The events due by `now`, restamped on the monotonic clock, in time order and never earlier than the event
-    /// before. Stops at the end of a pass and returns the pass's last time: the caller ends the fingers still
-    /// down there (docs/protocol.md, "End of stream") before calling again for the next pass. Nil otherwise.
-    public mutating func due(upTo now: Int64, into events: inout [InputEvent]) -> EventTime? {
-        guard !recording.events.isEmpty else { return nil }
-        let now = EventTime(microseconds: now)
-        if index >= recording.events.count {
-            guard loop, base + period <= now else { return nil }
-            // A daemon that stalled longer than a whole pass does not replay the passes it missed in a burst.
-            base = base + period + period <= now ? now : base + period
+    /// The pass's next events, in the recording's order.
+    public mutating func append(_ events: ArraySlice<InputEvent>) {
+        if index >= pending.count {
+            pending.removeAll(keepingCapacity: true)
             index = 0
-            lastOffset = .zero
-            passes += 1
         }
-        while index < recording.events.count {
-            let offset = offset(of: index)
+        pending.append(contentsOf: events)
+    }
+
+    /// The reader has no more events in this pass.
+    public mutating func endOfEvents() { readAll = true }
+
+    /// The events not yet played that the feeder holds: never more than the reader handed it since they ran out.
+    public var heldCount: Int { pending.count - index }
+
+    /// When the next event is due (monotonic µs); now or earlier when the reader is to hand over more; nil when the
+    /// recording is done.
+    public var nextDue: Int64? {
+        guard let firstTime else { return nil }
+        if index < pending.count {
+            return (base + offset(of: pending[index].time, firstTime)).microseconds
+        }
+        if !readAll || !passEndReported { return (base + lastOffset).microseconds }
+        return loop ? (base + lastOffset + Self.passGap).microseconds : nil
+    }
+
+    /// Hands the events due by `now`, restamped on the monotonic clock, in time order and never earlier than the
+    /// event before, and says what the caller is to do next: hand over more events, end the pass, read the
+    /// recording again for the next pass, or wait.
+    public mutating func due(upTo now: Int64, into events: inout [InputEvent]) -> Step {
+        guard let firstTime else { return .finished }
+        let now = EventTime(microseconds: now)
+        while index < pending.count {
+            var event = pending[index]
+            let offset = offset(of: event.time, firstTime)
             let when = base + offset
-            guard when <= now else { return nil }
-            var event = recording.events[index]
+            guard when <= now else { return .waiting }
             event.time = when
             events.append(event)
             lastOffset = offset
             index += 1
         }
-        return base + lastOffset
+        guard readAll else { return .needsEvents }
+        if !passEndReported {
+            passEndReported = true
+            return .passEnded(base + lastOffset)
+        }
+        guard loop else { return .finished }
+        let period = lastOffset + Self.passGap
+        guard base + period <= now else { return .waiting }
+        // A daemon that stalled longer than a whole pass does not replay the passes it missed in a burst.
+        base = base + period + period <= now ? now : base + period
+        passes += 1
+        beginPass()
+        return .nextPass
+    }
+
+    private mutating func beginPass() {
+        pending.removeAll(keepingCapacity: true)
+        index = 0
+        readAll = false
+        passEndReported = false
+        lastOffset = .zero
     }
 
     /// The event's offset in this pass: its recorded one, but never before the last delivered.
-    private func offset(of index: Int) -> EventTime.Duration {
-        max(lastOffset, Self.offset(of: recording.events[index].time, from: firstTime, speed: speed))
+    private func offset(of time: EventTime, _ first: EventTime) -> EventTime.Duration {
+        max(lastOffset, Self.offset(of: time, from: first, speed: speed))
     }
 
     /// `(time - first) / speed`, in floating point (a speed below 1 grows it) and clamped to

@@ -3,6 +3,8 @@ public struct RecordingError: Error, Equatable, Sendable, CustomStringConvertibl
     public enum Kind: String, Sendable {
         case unreadable, unknownFormat, badLine, badNumber, unknownCode, wrongFieldCount, truncated, missingField
         case badDescription
+        /// The file is not as it was when first read: a second pass would read something else.
+        case changed
     }
 
     public var kind: Kind

@@ -21,6 +21,8 @@ public final class RecordingInput {
     private let start: Int
     private let end: Int?
     private var position: Int
+    /// A regular file as it stood when opened; nil for bytes held in memory, which cannot change.
+    private let openedAs: FileIdentity?
 
     /// Opens `path` (`-` is standard input).
     public init(path: String) throws(RecordingError) {
@@ -33,7 +35,9 @@ public final class RecordingInput {
         name = stream.name
         if stream.isRegularFile {
             storage = .file(stream)
+            openedAs = stream.identity
         } else {
+            openedAs = nil
             do {
                 storage = .memory(try stream.readAll())
             } catch {
@@ -48,13 +52,15 @@ public final class RecordingInput {
     public init(bytes: [UInt8], name: String) {
         self.name = name
         storage = .memory(bytes)
+        openedAs = nil
         start = 0
         end = nil
         position = 0
     }
 
-    private init(_ storage: Storage, name: String, start: Int, end: Int?) {
+    private init(_ storage: Storage, name: String, start: Int, end: Int?, openedAs: FileIdentity?) {
         self.storage = storage
+        self.openedAs = openedAs
         self.name = name
         self.start = start
         self.end = end
@@ -76,7 +82,7 @@ public final class RecordingInput {
     /// position: one thread may read a part while another reads another part, or the whole.
     func part(from: Int, to: Int?) -> RecordingInput {
         let partEnd = to.map { start + $0 } ?? end
-        return RecordingInput(storage, name: name, start: start + from, end: partEnd)
+        return RecordingInput(storage, name: name, start: start + from, end: partEnd, openedAs: openedAs)
     }
 
     /// Up to `buffer.count` bytes; 0 at the end.
@@ -123,6 +129,19 @@ public final class RecordingInput {
         }
         bytes.removeLast(count - filled)
         return bytes
+    }
+
+    /// Throws `.changed` when the file is not as it was when opened: another size, modification time or inode.
+    /// Read through the descriptor opened then, so a file renamed over the path since is not what is read (and is
+    /// no change); a file written in place or truncated is.
+    func checkUnchanged() throws(RecordingError) {
+        guard let openedAs, case .file(let stream) = storage else { return }
+        let now = stream.identity
+        guard now != openedAs else { return }
+        throw RecordingError(
+            .changed, file: name,
+            "changed since its first pass, from \(openedAs) to \(now.map(String.init(describing:)) ?? "unknown"): "
+                + "a second pass would read other events than the first checked; replay it once it no longer changes")
     }
 
     /// Back to the first byte, for the next pass.

@@ -1,13 +1,15 @@
 import TouchCore
 import TouchPosix
 
-/// A recording read as a stream, for `touchd replay`: its memory does not grow with the recording's length.
+/// A recording read as a stream, for `touchd replay` and `touchd run --replay`: its memory does not grow with the
+/// recording's length.
 ///
 /// Opening it reads the whole input once (the first pass): every line is checked, so a malformed file fails
 /// before anything is replayed, with the same error as `RecordingLoader.load`; skipped lines are counted; and
 /// every event is noted (`EventStatistics`) but none kept, because settling the description may need all of
 /// them (inferred axis ranges, axes an embedded description lacks). `forEachBatch` then reads the events again
-/// from the start. A regular file is read twice; a pipe or standard input from one cannot be, so
+/// from the start (or, for a reader with other work between batches, `rewind` and `nextBatch`). A regular file is
+/// read twice, and must not change in between (`.changed`); a pipe or standard input from one cannot be, so
 /// `RecordingInput` holds its bytes (still never the parsed events).
 ///
 /// With a second processor, a large evemu file's first pass reads both its halves at once (`SplitSurvey`), and the
@@ -23,6 +25,7 @@ public final class RecordingStream {
     public private(set) var firstEventTime: EventTime?
     public private(set) var eventCount = 0
     private var pass: FormatPass
+    private let input: RecordingInput
 
     /// 64 KiB: few system calls, and small beside what replay itself needs.
     public static let defaultBufferSize = 64 * 1024
@@ -54,6 +57,7 @@ public final class RecordingStream {
         batchSize: Int = RecordingStream.defaultBatchSize, splitSize: Int? = RecordingStream.defaultSplitSize
     ) throws(RecordingError) {
         let file = input.name
+        self.input = input
         var detected = format
         if detected == nil { detected = FormatDetection.detect(try Self.head(of: input)) }
         guard let format = detected else {
@@ -85,7 +89,9 @@ public final class RecordingStream {
     }
 
     /// Reads the events again from the start, handing them to `body` a batch at a time, in order. Lines the
-    /// first pass skipped are skipped again; an error now means the file changed since.
+    /// first pass skipped are skipped again. A file that is not as the first pass found it (its size, modification
+    /// time or inode), before this pass or after it, is a `.changed` error: before, nothing is handed on; after (or
+    /// at an error in between), what was handed on may not be what the first pass checked.
     ///
     /// `readingAhead`: the input is read and parsed on a thread of its own, a few batches ahead of `body`, which
     /// runs on the caller's thread as before, with the same batches in the same order. No more than
@@ -93,10 +99,40 @@ public final class RecordingStream {
     public func forEachBatch(
         readingAhead: Bool = false, _ body: (ArraySlice<InputEvent>) -> Void
     ) throws(RecordingError) {
-        if readingAhead, let outcome = ReadAhead.run(&pass, batches: Self.readAheadBatches, body) {
-            return try outcome.get()
+        try input.checkUnchanged()
+        do throws(RecordingError) {
+            if readingAhead, let outcome = ReadAhead.run(&pass, batches: Self.readAheadBatches, body) {
+                try outcome.get()
+            } else {
+                _ = try pass.run(batch: body, skip: { _ in })
+            }
+        } catch {
+            try input.checkUnchanged()
+            throw error
         }
-        _ = try pass.run(batch: body, skip: { _ in })
+        try input.checkUnchanged()
+    }
+
+    /// Starts a pass over the events from the start, for a reader that takes them a batch at a time between other
+    /// work (`nextBatch`: the daemon's loop). A file that is not as the first pass found it is a `.changed` error.
+    public func rewind() throws(RecordingError) {
+        try input.checkUnchanged()
+        pass.begin()
+    }
+
+    /// Reads on in the pass `rewind` began: hands the next events to `body` (a batch, a buffer's worth of a raw
+    /// dump, or the whole of a libinput record, whose parser reads a document whole) and returns whether more may
+    /// follow. An error is the file's, or `.changed` when the file no longer is as the first pass found it.
+    public func nextBatch(_ body: (ArraySlice<InputEvent>) -> Void) throws(RecordingError) -> Bool {
+        let more: Bool
+        do throws(RecordingError) {
+            more = try pass.step(batch: body, skip: { _ in })
+        } catch {
+            try input.checkUnchanged()
+            throw error
+        }
+        if !more { try input.checkUnchanged() }
+        return more
     }
 
     /// The first 4 KiB, which format detection looks at.

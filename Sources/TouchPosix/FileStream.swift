@@ -88,6 +88,9 @@ public final class FileStream {
         _ = lseek(fd, off_t(startOffset + offset), SEEK_SET)
     }
 
+    /// The file as it stands now (size, modification time, inode); nil when it is not a regular file.
+    public var identity: FileIdentity? { isRegularFile ? FileIdentity(descriptor: fd) : nil }
+
     /// How many bytes the file holds now after where it was opened; nil when it is not a regular file.
     public var byteCount: Int? {
         guard isRegularFile else { return nil }

@@ -104,11 +104,18 @@ public enum ReplayCommand {
             logger.error("replay: \(error)")
             StderrLogHandler().write(usage + parser.helpText)
             return 2
+        } catch let error as RecordingError where error.kind == .changed {
+            logger.error("replay: \(error)")
+            return changedFileStatus
         } catch {
             logger.error("replay: \(error)")
             return 1
         }
     }
+
+    /// A file that changed between the two passes: EX_IOERR (sysexits), for the reading went wrong, not the data,
+    /// which may be well formed in both states; once the file no longer changes, a replay succeeds.
+    public static let changedFileStatus: Int32 = 74
 
     static func replaySettings(_ parsed: ParsedArguments) throws(ArgumentError) -> ReplayDriver.Settings {
         var settings = ReplayDriver.Settings()

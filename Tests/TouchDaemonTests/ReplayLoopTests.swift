@@ -137,6 +137,164 @@ struct ReplayLoopTests {
         #expect(ticks < 20, "the daemon used \(ticks) ticks of CPU")
     }
 
+    /// The demo recording's fourth finger goes down at raw (800, 2400) of 0...4095: (250, 468.75) on the 1280 x 800
+    /// scene. The knob as the scene file places it (slider at (200, 430), knob at (30, 15) in it, 50 x 50, a circle
+    /// touchable 12 beyond) is a circle of radius 37 about (255, 470): 5.2 from the down, so the down is the knob's.
+    /// That finger drags the knob 375 to the right (to x 605...655), so a second pass on the scene as the first left
+    /// it would miss the knob, and find the background.
+    @Test("--loop: each pass plays on the scene as loaded; the knob dragged in the first is back for the second")
+    func loopRestoresScene() throws {
+        let daemon = try DaemonProcess(arguments: [
+            "--replay", DaemonProcess.root + "/config/demo/panel.evemu", "--scene",
+            DaemonProcess.root + "/config/demo/scene.json", "--loop", "--speed", "8", "--replay-waits", "1",
+        ])
+        defer { daemon.stop() }
+        let client = try TouchClient(path: daemon.socket, retry: .init(attempts: 10))
+        #expect(try client.subscribe(events: ["touch", "scene"]).ok)
+        var downs: [Int: String] = [:]
+        var sceneChanges: [String] = []
+        var lines = 0
+        // Ten fingers a pass: the fourth of the third pass is finger 24.
+        while downs[24] == nil, lines < 5000, let line = try client.nextLine() {
+            lines += 1
+            guard let value = try? JSONParser.parse(line), case .string(let type, _)? = value["type"] else { continue }
+            if type == "scene-changed", case .string(let source, _)? = value["source"] {
+                sceneChanges.append(source)
+            } else if type == "down", case .number(let finger, _)? = value["finger"] {
+                if case .string(let region, _)? = value["region"] {
+                    downs[Int(finger)] = region
+                } else {
+                    downs[Int(finger)] = ""
+                }
+            }
+        }
+        #expect(downs[4] == "knob")
+        #expect(downs[14] == "knob", "the second pass's knob down")
+        #expect(downs[24] == "knob", "the third pass's")
+        // Told before each later pass, as of any scene change.
+        #expect(
+            sceneChanges == [
+                "replay pass 2 (the installed scene, drags undone)",
+                "replay pass 3 (the installed scene, drags undone)",
+            ])
+    }
+
+    /// The two fingers go down on the demo scene's background (at (389, 368) and (731, 170), away from the knob and
+    /// the slider) and drag nothing: each pass ends with the scene as installed.
+    @Test("--loop over a scene nothing moved: no scene change between passes")
+    func loopWithoutDragsKeepsScene() throws {
+        let daemon = try DaemonProcess(arguments: [
+            "--replay", Self.twoFingersDown, "--scene", DaemonProcess.root + "/config/demo/scene.json", "--loop",
+            "--speed", "4", "--replay-waits", "1",
+        ])
+        defer { daemon.stop() }
+        let client = try TouchClient(path: daemon.socket, retry: .init(attempts: 10))
+        #expect(try client.subscribe(events: ["touch", "scene"]).ok)
+        var types: [String] = []
+        // Three passes: their six fingers' cancels.
+        while types.filter({ $0 == "cancel" }).count < 6, types.count < 2000, let line = try client.nextLine() {
+            guard let value = try? JSONParser.parse(line), case .string(let type, _)? = value["type"] else { continue }
+            types.append(type)
+        }
+        #expect(types.filter { $0 == "cancel" }.count == 6)
+        #expect(!types.contains("scene-changed"))
+    }
+
+    @Test(
+        "--loop over a file that changes: the next pass stops the replay with an error naming it; the daemon serves on")
+    func loopStopsWhenTheFileChanges() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("touchd-grow-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/tap.evemu"
+        try """
+        # EVEMU 1.3
+        N: tap
+        A: 2f 0 9 0 0 0
+        A: 35 0 4095 0 0 0
+        A: 36 0 4095 0 0 0
+        A: 39 0 65535 0 0 0
+        E: 1.000000 0003 0039 1
+        E: 1.000000 0003 0035 100
+        E: 1.000000 0003 0036 100
+        E: 1.000000 0000 0000 0
+        E: 1.005000 0003 0039 -1
+        E: 1.005000 0000 0000 0
+
+        """.write(toFile: path, atomically: false, encoding: .utf8)
+        let daemon = try DaemonProcess(arguments: ["--replay", path, "--loop", "--replay-waits", "1"])
+        defer { daemon.stop() }
+        let client = try TouchClient(path: daemon.socket, retry: .init(attempts: 10))
+        #expect(try client.subscribe(events: ["touch"]).ok)
+        var ups = 0
+        while ups < 2, let line = try client.nextLine() {
+            if String(decoding: line, as: UTF8.self).contains(#""type":"up""#) { ups += 1 }
+        }
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("E: 2.000000 0000 0000 0\n".utf8))
+        try handle.close()
+        #expect(daemon.logWillContain("replay stopped: \(path): changed since its first pass"))
+        #expect(daemon.process.isRunning)
+        let ping = try DaemonProcess.run(DaemonProcess.touchctl, ["--socket", daemon.socket, "ping"])
+        #expect(ping.status == 0)
+    }
+
+    /// One finger down, then `frames` frames of a move on both axes, 1 ms apart: 3 events a frame.
+    static func longRecording(frames: Int) -> [UInt8] {
+        var text = Array(
+            """
+            # EVEMU 1.3
+            N: long
+            A: 2f 0 9 0 0 0
+            A: 35 0 4095 0 0 0
+            A: 36 0 4095 0 0 0
+            A: 39 0 65535 0 0 0
+            E: 0.000000 0003 0039 1
+
+            """.utf8)
+        text.reserveCapacity(frames * 75 + text.count)
+        for frame in 0..<frames {
+            let time = "\(frame / 1000).\(String(1_000_000 + frame % 1000 * 1000).dropFirst())"
+            let position = 100 + frame % 3000
+            text += Array(
+                "E: \(time) 0003 0035 \(position)\nE: \(time) 0003 0036 \(position)\nE: \(time) 0000 0000 0\n".utf8)
+        }
+        return text
+    }
+
+    /// 170,000 frames, 510,001 events in a 16 MB file: loaded whole, its events alone are 12 MB (24 bytes each). Read
+    /// a batch at a time, the daemon holds 4,096 of them: its memory is that of a daemon replaying 10 frames, give or
+    /// take 6 MB (allocator and page noise, and the client's queue when the replay outruns it), opened and played to
+    /// its end.
+    @Test("a long recording is replayed as a stream: the daemon's memory is that of a short one's")
+    func longRecordingStreams() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("touchd-long-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var resident: [Int] = []
+        for frames in [10, 170_000] {
+            let path = directory + "/long-\(frames).evemu"
+            #expect(FileManager.default.createFile(atPath: path, contents: Data(Self.longRecording(frames: frames))))
+            let daemon = try DaemonProcess(arguments: [
+                "--replay", path, "--speed", "200", "--replay-waits", "1", "--filter", "off",
+            ])
+            defer { daemon.stop() }
+            let opened = try #require(daemon.residentKilobytes)
+            let client = try TouchClient(path: daemon.socket, retry: .init(attempts: 10))
+            #expect(try client.subscribe(events: ["touch"]).ok)
+            // To the end: the finger is still down there, and ends with cancel (moves may be coalesced, a cancel never).
+            var ended = false
+            while !ended, let line = try client.nextLine() {
+                ended = String(decoding: line, as: UTF8.self).contains(#""type":"cancel""#)
+            }
+            #expect(ended)
+            let played = try #require(daemon.residentKilobytes)
+            resident.append(max(opened, played))
+        }
+        #expect(resident[1] - resident[0] < 6 * 1024, "resident kB: \(resident)")
+    }
+
     @Test("--desc gives an events-only recording its description, as touchd replay --desc does")
     func descOption() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("touchd-desc-\(getpid())").path
