@@ -59,6 +59,9 @@ final class ClientState {
     var interest: Interest = .readable
     /// A `.flush` effect is out and not yet answered.
     var flushRequested = false
+    /// An input spent its budget with requests left: they wait for the next turn of the adapter's loop
+    /// (`Engine.resumeDeferredRequests`).
+    var requestsDeferred = false
     /// Ids of the regions it added with `transient`: removed when it closes.
     var transientRegions: [String] = []
     /// Disconnected, or the engine shut down: the engine has forgotten it (checked in the fan-out's loop, cheaper than a lookup).
@@ -130,7 +133,8 @@ final class ClientState {
         if !inputClosed && !isBackpressured && !hasPendingItems { interest.insert(.readable) }
         // Waiting requests are served when the socket can take their replies: with an empty queue that is at once,
         // on the adapter's next turn.
-        if !queue.isEmpty || hasPendingItems { interest.insert(.writable) }
+        // Deferred requests are served by the engine's timer, not by the socket's room.
+        if !queue.isEmpty || (hasPendingItems && !requestsDeferred) { interest.insert(.writable) }
         return interest
     }
 

@@ -54,6 +54,7 @@ extension Engine {
         client.frame(bytes)
         var budget = RequestBudget()
         handlePending(of: client, budget: &budget)
+        deferRest(of: client, after: budget)
         requestFlush(client)
     }
 
@@ -83,6 +84,8 @@ extension Engine {
         now = max(now, time)
         client.flushRequested = false
         var budget = RequestBudget()
+        // Deferred requests are the timer's (`resumeDeferredRequests`): a flush only writes their replies.
+        if client.requestsDeferred { budget.spendAll() }
         while true {
             let queued = client.queue.byteCount
             var failed = false
@@ -106,7 +109,12 @@ extension Engine {
             // Waiting requests are answered once the queue is down to a quarter (docs/protocol.md): each turn of
             // this loop either answers one or more (queueing their replies) or stops.
             guard client.hasPendingItems, client.queue.isUnderLowWater, !budget.isSpent else { break }
+            // What these requests queue for this client is written at the top of the loop, not by another flush:
+            // a `.flush` effect would have the adapter call this again at once, with a new budget.
+            client.flushRequested = true
             handlePending(of: client, budget: &budget)
+            client.flushRequested = false
+            deferRest(of: client, after: budget)
             guard !client.isClosed else { return }
         }
         let interest = client.wantedInterest
@@ -143,6 +151,27 @@ extension Engine {
             wholeSceneWork = false
             handle(item, from: client)
             budget.spend(on: item, wholeScene: wholeSceneWork)
+        }
+    }
+
+    /// Requests left when the budget is spent wait for the next turn of the adapter's loop: `nextDeadline` is then
+    /// now, so the adapter serves whatever else is ready (devices, timers, other clients) before they are handled,
+    /// whether or not the client's socket can take more bytes.
+    func deferRest(of client: ClientState, after budget: RequestBudget) {
+        if budget.isSpent && client.hasPendingItems { client.requestsDeferred = true }
+    }
+
+    /// Clients whose requests wait for a turn of the loop.
+    var hasDeferredRequests: Bool { clients.values.contains { $0.requestsDeferred } }
+
+    /// A turn of the loop has come: each client's deferred requests get another budget.
+    func resumeDeferredRequests() {
+        for client in clients.values.sorted(by: { $0.id < $1.id }) where client.requestsDeferred {
+            client.requestsDeferred = false
+            var budget = RequestBudget()
+            handlePending(of: client, budget: &budget)
+            deferRest(of: client, after: budget)
+            requestFlush(client)
         }
     }
 

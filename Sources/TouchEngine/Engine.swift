@@ -121,10 +121,12 @@ public final class Engine {
     /// Whether effects wait (the adapter loops until none do: flushing a client can serve its waiting requests).
     public var hasEffects: Bool { !effects.isEmpty }
 
-    /// The earliest time at which `advance(to:)` has work: a gesture timer, a withheld touch, an idle client.
+    /// The earliest time at which `advance(to:)` has work: a gesture timer, a withheld touch, an idle client, requests
+    /// deferred to the next turn (now).
     public var nextDeadline: EventTime? {
         let gestures = settings.dispatches ? dispatcher.nextDeadline : nil
-        return EventTime.earliest(gestures, housekeepingDeadline)
+        let deferred = hasDeferredRequests ? now : nil
+        return EventTime.earliest(EventTime.earliest(gestures, housekeepingDeadline), deferred)
     }
 
     /// Time has come to `time`: gesture timers that are due fire, and idle or stalled clients are closed.
@@ -135,6 +137,7 @@ public final class Engine {
             broadcastDispatched()
         }
         if let deadline = housekeepingDeadline, deadline <= time { housekeep() }
+        if hasDeferredRequests { resumeDeferredRequests() }
     }
 
     /// systemd's STATUS= line: what `systemctl status touchd` shows.

@@ -12,6 +12,8 @@ struct RequestBudget {
 
     var isSpent: Bool { left <= 0 }
 
+    mutating func spendAll() { left = 0 }
+
     mutating func spend(on item: LineFramer.Item, wholeScene: Bool) {
         if wholeScene {
             left = 0

@@ -65,7 +65,7 @@ public struct SceneIndex: Sendable {
     /// The region a finger going down at `point` belongs to, or nil.
     public func hitTest(_ point: Point) -> Int? {
         guard let cell = grid.cell(for: point) else { return linearHitTest(point) }
-        for index in grid.cells[cell] where accepts(index, point) { return index }
+        for index in grid.nodes(in: cell) where accepts(index, point) { return index }
         return nil
     }
 
@@ -179,6 +179,7 @@ public struct SceneIndex: Sendable {
 
     private mutating func rebuildGrid() {
         grid = Grid(width: width, height: height, count: nodes.count)
+        var placed: [(node: Int, bounds: Rect)] = []
         for index in order where nodes[index].takesTouches {
             var bounds = nodes[index].touchBounds
             var visible = true
@@ -189,8 +190,9 @@ public struct SceneIndex: Sendable {
                 }
                 bounds = clipped
             }
-            if visible { grid.insert(index, covering: bounds) }
+            if visible { placed.append((index, bounds)) }
         }
+        grid.fill(placed)
     }
 
     /// Uniform buckets over the scene, about one per region up to 128×128.
@@ -199,7 +201,11 @@ public struct SceneIndex: Sendable {
         var rows = 1
         var cellWidth = 1.0
         var cellHeight = 1.0
-        var cells: [[Int]] = [[]]
+        /// Each cell's nodes, in rank order, one cell after another: cell c's are `entries[starts[c]..<starts[c + 1]]`
+        /// (two arrays for the whole grid, not an array a cell: a scene of 10,000 regions has 10,000 cells, and the
+        /// grid is built again at every scene change and every drag-to-move step).
+        var starts: [Int] = [0, 0]
+        var entries: [Int] = []
 
         init() {}
 
@@ -209,8 +215,10 @@ public struct SceneIndex: Sendable {
             rows = side
             cellWidth = max(width, 1) / Double(columns)
             cellHeight = max(height, 1) / Double(rows)
-            cells = Array(repeating: [], count: columns * rows)
+            starts = Array(repeating: 0, count: columns * rows + 1)
         }
+
+        func nodes(in cell: Int) -> ArraySlice<Int> { entries[starts[cell]..<starts[cell + 1]] }
 
         func cell(for point: Point) -> Int? {
             // Compare as doubles before converting: a huge coordinate must not reach Int(_:) (found by fuzzing).
@@ -230,8 +238,29 @@ public struct SceneIndex: Sendable {
             return Int(min(max(position, 0), Double(last)))
         }
 
-        /// Adds a node to every cell its bounds touch; callers insert in rank order, so lists stay sorted.
-        mutating func insert(_ index: Int, covering bounds: Rect) {
+        /// Puts each node in every cell its bounds touch; `placed` comes in rank order, so each cell's list is sorted.
+        mutating func fill(_ placed: [(node: Int, bounds: Rect)]) {
+            let spans = placed.map { cellSpan($0.bounds) }
+            for span in spans {
+                guard let span else { continue }
+                for row in span.rows { for column in span.columns { starts[row * columns + column + 1] += 1 } }
+            }
+            for cell in 0..<(starts.count - 1) { starts[cell + 1] += starts[cell] }
+            entries = Array(repeating: 0, count: starts[starts.count - 1])
+            var next = starts
+            for (item, span) in zip(placed, spans) {
+                guard let span else { continue }
+                for row in span.rows {
+                    for column in span.columns {
+                        entries[next[row * columns + column]] = item.node
+                        next[row * columns + column] += 1
+                    }
+                }
+            }
+        }
+
+        /// The cells a node's bounds touch; nil for bounds with no area in the scene.
+        private func cellSpan(_ bounds: Rect) -> (rows: ClosedRange<Int>, columns: ClosedRange<Int>)? {
             let firstColumn = clampedCell(bounds.minX, cellWidth, last: columns - 1)
             let lastColumn = clampedCell(bounds.maxX, cellWidth, last: columns - 1)
             let firstRow = clampedCell(bounds.minY, cellHeight, last: rows - 1)
@@ -240,10 +269,8 @@ public struct SceneIndex: Sendable {
             guard bounds.width >= 0, bounds.height >= 0, bounds.maxX >= 0, bounds.maxY >= 0,
                 bounds.minX < cellWidth * Double(columns),
                 bounds.minY < cellHeight * Double(rows)
-            else { return }
-            for row in firstRow...lastRow {
-                for column in firstColumn...lastColumn { cells[row * columns + column].append(index) }
-            }
+            else { return nil }
+            return (firstRow...lastRow, firstColumn...lastColumn)
         }
     }
 }

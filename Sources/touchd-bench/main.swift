@@ -16,6 +16,8 @@ import TouchWire
 ///     touchd-bench idle TOUCHD RECORDING [SECONDS]
 ///     touchd-bench edits REGIONS COUNT            (in process: one client's update-region requests)
 ///     touchd-bench refused-scenes TAPS COUNT      (in process: set-scene from a client without the permission)
+///     touchd-bench stall TOUCHD edits|refused-scenes|none [REGIONS SECONDS]   (the daemon: touches under attack)
+///     touchd-bench flood SOCKET COUNT              (the stall benchmark's unprivileged attacker)
 /// `--strace FILE` (fan-out): the daemon runs under `strace -f -c`, which writes its counts there.
 let (arguments, straceFile): ([String], String?) = {
     var all = Array(CommandLine.arguments.dropFirst())
@@ -71,6 +73,19 @@ do {
         print(
             "\(arguments[0]) \(size) requests \(costs.requests) mean_us \(Measure.format(costs.meanMicroseconds)) max_us \(Measure.format(costs.maxMicroseconds)) pipelined_turn_max_us \(Measure.format(costs.pipelinedTurnMaxMicroseconds))"
         )
+    case "stall":
+        guard arguments.count >= 3, let attack = StallBenchmarks.Attack(rawValue: arguments[2]) else {
+            fail("stall TOUCHD edits|refused-scenes|none [REGIONS SECONDS]")
+        }
+        let result = try StallBenchmarks.run(
+            touchd: arguments[1], bench: CommandLine.arguments[0], attack: attack,
+            regions: Int(number(3, default: 10_000)), seconds: number(4, default: 3))
+        print(
+            "stall \(attack.rawValue) touches \(result.touches) p99_us \(Measure.format(result.latencyP99, decimals: 0)) max_us \(Measure.format(result.latencyMax, decimals: 0)) worst_gap_us \(Measure.format(result.worstGapMicroseconds, decimals: 0)) requests \(result.requestsSent) exit_ms \(Measure.format(result.exitMilliseconds))"
+        )
+    case "flood":
+        guard arguments.count >= 3, let count = Int(arguments[2]) else { fail("flood SOCKET COUNT") }
+        print("flood sent \(StallBenchmarks.flood(socket: arguments[1], count: count))")
     case "pipeline":
         guard arguments.count >= 2 else { fail("pipeline FILE.evemu [REGIONS]") }
         let result = try PipelineBenchmarks.pipeline(file: arguments[1], regions: Int(number(2, default: 50)))

@@ -151,6 +151,12 @@ final class EngineHarness {
     /// used). Bounded, so a livelock fails the test instead of hanging it.
     func settle() {
         for _ in 0..<1_000_000 {
+            // The daemon's timer: a deadline already come (requests deferred to the next turn) fires at once.
+            if let deadline = engine.nextDeadline, deadline <= now {
+                engine.advance(to: now)
+                pump()
+                continue
+            }
             guard let id = sockets.keys.sorted().first(where: { sockets[$0]!.isReady }) else { return }
             serve(id)
         }
