@@ -8,8 +8,7 @@ public final class TouchClient {
     public let path: String
     public let hello: Message.Hello
     private let fd: Int32
-    private var framer = TouchClient.makeFramer()
-    private var pending: [LineFramer.Item] = []
+    private var lines: LineBuffer
     private var nextID = 1
     /// How long `request` waits for its reply, and a send for the daemon to take it, before it gives up with
     /// `ClientError.noReply` (nil: for ever).
@@ -32,6 +31,11 @@ public final class TouchClient {
 
     public static let defaultSocketPath = "/run/touchd/touchd.sock"
 
+    /// The longest line the client takes from touchd: a reply can hold a whole scene, and touchd takes requests
+    /// (a `set-scene`) of up to 64 MiB (`clients.maxLineBytes`' ceiling). A longer line, or one that never ends,
+    /// is a `ClientError.protocolError` instead of memory without bound.
+    public static let defaultMaximumLineBytes = 64 << 20
+
     /// The socket is not there yet, nobody listens, or the backlog is full: the daemon is (re)starting or busy.
     static let retriedConnectErrors = [
         Errno.noSuchFileOrDirectory, Errno.connectionRefused, Errno.resourceTemporarilyUnavailable,
@@ -39,10 +43,13 @@ public final class TouchClient {
 
     /// Connects and reads the hello; retries per `retry` while the socket is missing, refuses, or its backlog is
     /// full. `timeoutMilliseconds` bounds the wait for the hello, for each reply and for each send (nil: no bound).
+    /// `maximumLineBytes`: the longest line taken from touchd (at least 1).
     public init(
-        path: String = TouchClient.defaultSocketPath, retry: RetryPolicy = .none, timeoutMilliseconds: Int? = 10_000
+        path: String = TouchClient.defaultSocketPath, retry: RetryPolicy = .none, timeoutMilliseconds: Int? = 10_000,
+        maximumLineBytes: Int = TouchClient.defaultMaximumLineBytes
     ) throws(ClientError) {
         self.path = path
+        lines = LineBuffer(maximumLineBytes: max(1, maximumLineBytes))
         replyTimeoutMilliseconds = timeoutMilliseconds
         var delay = retry.initialDelayMilliseconds
         var attempt = 0
@@ -70,8 +77,7 @@ public final class TouchClient {
         var first: Message?
         do {
             first = try Self.readMessage(
-                fd: fd, framer: &framer, pending: &pending,
-                deadline: timeoutMilliseconds.map { Self.monotonicMilliseconds() + $0 })
+                fd: fd, lines: &lines, deadline: timeoutMilliseconds.map { Self.monotonicMilliseconds() + $0 })
         } catch .noReply {
             Posix.close(fd)
             throw ClientError.noReply(op: "hello", milliseconds: timeoutMilliseconds ?? 0)
@@ -120,7 +126,7 @@ public final class TouchClient {
         while true {
             let next: Message?
             do {
-                next = try Self.readMessage(fd: fd, framer: &framer, pending: &pending, deadline: deadline)
+                next = try Self.readMessage(fd: fd, lines: &lines, deadline: deadline)
             } catch .noReply {
                 throw ClientError.noReply(op: op, milliseconds: replyTimeoutMilliseconds ?? 0)
             }
@@ -175,7 +181,7 @@ public final class TouchClient {
     }
 
     private func nextFromSocket() throws(ClientError) -> Message? {
-        try Self.readMessage(fd: fd, framer: &framer, pending: &pending)
+        try Self.readMessage(fd: fd, lines: &lines)
     }
 
     /// The socket, for a program that runs its own event loop: when it is readable, call `receiveAvailable()`.
@@ -187,17 +193,8 @@ public final class TouchClient {
     public func takeBuffered() throws(ClientError) -> [Message] {
         var messages = backlog
         backlog.removeAll()
-        while !pending.isEmpty {
-            switch pending.removeFirst() {
-            case .line(let line):
-                do {
-                    messages.append(Message.decode(try JSONParser.parse(line)))
-                } catch {
-                    throw ClientError.protocolError("unreadable line from touchd: \(error)")
-                }
-            case .oversized(let length):
-                throw ClientError.protocolError("a line from touchd of \(length) bytes, more than the client takes")
-            }
+        while let line = try lines.next() {
+            messages.append(try Self.decode(line))
         }
         return messages
     }
@@ -213,7 +210,7 @@ public final class TouchClient {
         }
         switch result {
         case .bytes(let count):
-            framer.append(readBuffer[0..<count], into: &pending)
+            lines.append(readBuffer[0..<count])
             return try takeBuffered()
         case .wouldBlock:
             return try takeBuffered()
@@ -225,7 +222,7 @@ public final class TouchClient {
 
     /// The next raw line, for `touchctl monitor --raw`.
     public func nextLine() throws(ClientError) -> [UInt8]? {
-        try Self.readLine(fd: fd, framer: &framer, pending: &pending)
+        try Self.readLine(fd: fd, lines: &lines)
     }
 
     private func write(_ bytes: [UInt8]) throws(ClientError) {
@@ -237,16 +234,12 @@ public final class TouchClient {
         }
     }
 
-    /// No bound on a line: touchd is the peer this library trusts, and a reply (a whole scene) has no size the client
-    /// could know in advance.
-    static func makeFramer() -> LineFramer { LineFramer(maximumLineLength: .max) }
+    static func readMessage(fd: Int32, lines: inout LineBuffer, deadline: Int? = nil) throws(ClientError) -> Message? {
+        guard let line = try readLine(fd: fd, lines: &lines, deadline: deadline) else { return nil }
+        return try decode(line)
+    }
 
-    static func readMessage(
-        fd: Int32, framer: inout LineFramer, pending: inout [LineFramer.Item], deadline: Int? = nil
-    ) throws(ClientError) -> Message? {
-        guard let line = try readLine(fd: fd, framer: &framer, pending: &pending, deadline: deadline) else {
-            return nil
-        }
+    static func decode(_ line: [UInt8]) throws(ClientError) -> Message {
         do {
             return try Message.decode(JSONParser.parse(line))
         } catch {
@@ -255,11 +248,9 @@ public final class TouchClient {
     }
 
     /// The next line; waits at most until `deadline` (monotonic ms) when one is given.
-    static func readLine(
-        fd: Int32, framer: inout LineFramer, pending: inout [LineFramer.Item], deadline: Int? = nil
-    ) throws(ClientError) -> [UInt8]? {
+    static func readLine(fd: Int32, lines: inout LineBuffer, deadline: Int? = nil) throws(ClientError) -> [UInt8]? {
         var buffer = [UInt8](repeating: 0, count: 65536)
-        while pending.isEmpty {
+        while !lines.hasNext {
             if let deadline {
                 let remaining = deadline - monotonicMilliseconds()
                 var ready = false
@@ -279,18 +270,14 @@ public final class TouchClient {
                 throw ClientError.connection(error)
             }
             switch result {
-            case .bytes(let count): framer.append(buffer[0..<count], into: &pending)
+            case .bytes(let count): lines.append(buffer[0..<count])
             case .endOfFile: return nil
             // The socket is blocking: only a receive timeout, which the client never sets, would end a read so.
             case .wouldBlock:
                 throw ClientError.connection(SystemError("read", errno: Errno.resourceTemporarilyUnavailable))
             }
         }
-        switch pending.removeFirst() {
-        case .line(let line): return line
-        case .oversized(let length):
-            throw ClientError.protocolError("a line from touchd of \(length) bytes, more than the client takes")
-        }
+        return try lines.next()
     }
 
     private static func strings(_ key: StaticString, _ values: [String], into writer: inout JSONWriter) {

@@ -31,12 +31,28 @@ let usage = """
       region remove ID     remove a region and its children
 
     The socket is $TOUCHD_SOCKET, or /run/touchd/touchd.sock. A request that gets no reply within
-    --timeout seconds (default 10) fails instead of waiting for ever.
-    """
+    --timeout seconds (default 10) fails instead of waiting for ever. monitor runs until --count events are
+    printed; touchd going away before that is an error (69), with touchd's reason on stderr.
 
-func fail(_ message: String, status: Int32 = 1) -> Never {
+    """ + ExitStatus.help
+
+func fail(_ message: String, status: Int32) -> Never {
     StandardStreams.write(Array(("touchctl: " + message + "\n").utf8), to: 2)
     Posix.exit(status)
+}
+
+/// A failure talking to touchd: its description may quote the daemon (a goodbye's message), so it is escaped.
+func fail(_ error: any Error, during command: String? = nil) -> Never {
+    let text = printable("\(error)")
+    let message = command.map { "\($0): \(text)" } ?? text
+    switch error {
+    case let error as ClientError: fail(message, status: ExitStatus.of(error))
+    // The view's own system calls (its terminal, event loop, pipe) fail as SystemError; its socket as ClientError.
+    case is SystemError where command == "view": fail(message, status: ExitStatus.osError)
+    case let error as SystemError: fail(message, status: ExitStatus.of(error))
+    case let error as ViewError: fail(message, status: error.exitStatus)
+    default: fail(message, status: ExitStatus.protocolError)
+    }
 }
 
 func out(_ text: String) {
@@ -48,7 +64,7 @@ let socketPath: String = {
     guard let index = arguments.firstIndex(of: "--socket") else {
         return Posix.environment("TOUCHD_SOCKET") ?? TouchClient.defaultSocketPath
     }
-    guard index + 1 < arguments.count else { fail("--socket needs a path", status: 2) }
+    guard index + 1 < arguments.count else { fail("--socket needs a path", status: ExitStatus.usage) }
     let path = arguments[index + 1]
     arguments.removeSubrange(index...(index + 1))
     return path
@@ -56,12 +72,12 @@ let socketPath: String = {
 let replyTimeoutMilliseconds: Int = {
     guard let index = arguments.firstIndex(of: "--timeout") else { return 10_000 }
     guard index + 1 < arguments.count, let seconds = Double(arguments[index + 1]), seconds > 0, seconds < 1e6 else {
-        fail("--timeout needs a positive number of seconds", status: 2)
+        fail("--timeout needs a positive number of seconds", status: ExitStatus.usage)
     }
     arguments.removeSubrange(index...(index + 1))
     return max(1, Int(seconds * 1000))
 }()
-guard let command = arguments.first else { fail(usage, status: 2) }
+guard let command = arguments.first else { fail(usage, status: ExitStatus.usage) }
 if command == "--help" || command == "-h" || command == "help" {
     out(usage)
     Posix.exit(0)
@@ -78,41 +94,28 @@ func connect(_ path: String) -> TouchClient {
         return try TouchClient(
             path: path, retry: TouchClient.RetryPolicy(attempts: 3), timeoutMilliseconds: replyTimeoutMilliseconds)
     } catch {
-        fail("\(error)")
+        fail(error)
     }
 }
 
+/// An error reply ends touchctl with the daemon's code and message (escaped) and the code's exit status.
 func check(_ reply: Message.Reply) {
-    guard reply.ok else { fail("\(reply.errorCode ?? "error"): \(reply.errorMessage ?? "")") }
-}
-
-func render(_ value: JSONValue) -> String { String(decoding: value.compactJSON, as: UTF8.self) }
-
-/// Text from the daemon made safe for a terminal: control characters (an escape sequence in a region id could
-/// retitle the window or move the cursor) are shown as `\u{…}` instead of being sent to it.
-func printable(_ text: String) -> String {
-    guard text.unicodeScalars.contains(where: isControl) else { return text }
-    var result = ""
-    for scalar in text.unicodeScalars {
-        if isControl(scalar) {
-            result += "\\u{" + String(scalar.value, radix: 16) + "}"
-        } else {
-            result.unicodeScalars.append(scalar)
-        }
+    guard reply.ok else {
+        fail(
+            printable("\(reply.errorCode ?? "error"): \(reply.errorMessage ?? "")"),
+            status: ExitStatus.ofReply(code: reply.errorCode))
     }
-    return result
 }
 
-func isControl(_ scalar: Unicode.Scalar) -> Bool {
-    scalar.value < 0x20 || (0x7f...0x9f).contains(scalar.value)
-}
+/// A JSON value from the daemon as one line, terminal-safe.
+func render(_ value: JSONValue) -> String { String(decoding: terminalSafeJSON(value.compactJSON), as: UTF8.self) }
 
 /// JSON text as one line (a scene file, a region), or a clear error naming where it is wrong.
 func compactJSON(_ bytes: [UInt8], what: String) -> [UInt8] {
     do {
         return try TouchClient.compact(bytes)
     } catch {
-        fail("\(what): \(error)", status: 2)
+        fail("\(what): \(error)", status: ExitStatus.dataError)
     }
 }
 
@@ -152,41 +155,47 @@ case "monitor":
             try client.subscribe(
                 events: list("--events"), regions: list("--regions"), devices: list("--devices"), fields: fields))
         var seen = 0
+        // Why the stream ended, when touchd ended it: only --count's last event ends monitor with success.
+        var goodbye: String?
         if rest.contains("--raw") {
             while let line = try client.nextLine() {
-                StandardStreams.write(line + [UInt8(ascii: "\n")], to: 1)
+                StandardStreams.write(terminalSafeJSON(line) + [UInt8(ascii: "\n")], to: 1)
                 seen += 1
-                if let count, seen >= count { break }
+                if let count, seen >= count { Posix.exit(ExitStatus.success) }
             }
         } else {
             while let message = try client.next() {
+                if case .goodbye(let code, let text) = message { goodbye = "touchd said goodbye: \(code): \(text)" }
                 if let text = describe(message) {
                     out(text)
                     seen += 1
                 }
-                if let count, seen >= count { break }
+                if let count, seen >= count { Posix.exit(ExitStatus.success) }
             }
         }
+        fail("monitor: " + printable(goodbye ?? "touchd closed the connection"), status: ExitStatus.unavailable)
     } catch {
-        fail("\(error)")
+        fail(error, during: "monitor")
     }
 case "view":
-    if let unknown = rest.first(where: { $0 != "--no-color" }) { fail("view: unknown option '\(unknown)'", status: 2) }
+    if let unknown = rest.first(where: { $0 != "--no-color" }) {
+        fail("view: unknown option '\(unknown)'", status: ExitStatus.usage)
+    }
     let client = connect(socketPath)
     let colour =
         !rest.contains("--no-color") && ANSIEncoder.usesColour(environment: { Posix.environment($0) })
     do {
         Posix.exit(try ViewCommand.run(client: client, colour: colour))
     } catch {
-        fail("view: \(error)")
+        fail(error, during: "view")
     }
 case "ping":
     let client = connect(socketPath)
     do {
         check(try client.request(op: "ping"))
-        out("touchd answers: \(client.hello.server), protocol \(client.hello.protocolVersion)")
+        out("touchd answers: \(printable(client.hello.server)), protocol \(client.hello.protocolVersion)")
     } catch {
-        fail("\(error)")
+        fail(error)
     }
 case "devices":
     let client = connect(socketPath)
@@ -195,10 +204,10 @@ case "devices":
         check(reply)
         if case .array(let devices, _)? = reply.json["devices"] {
             if devices.isEmpty { out("no devices") }
-            for device in devices { out(printable(render(device))) }
+            for device in devices { out(render(device)) }
         }
     } catch {
-        fail("\(error)")
+        fail(error)
     }
 case "scene":
     let client = connect(socketPath)
@@ -209,32 +218,34 @@ case "scene":
             check(reply)
             out(reply.json["scene"].map(render) ?? "")
         case "set":
-            guard rest.count == 2 else { fail("scene set FILE", status: 2) }
+            guard rest.count == 2 else { fail("scene set FILE", status: ExitStatus.usage) }
             let bytes: [UInt8]
             do {
                 bytes = try FileReader.read(rest[1], standardInput: true)
             } catch {
-                fail("\(error)", status: 2)
+                fail("\(error)", status: ExitStatus.noInput)
             }
             let scene = compactJSON(bytes, what: rest[1])
             let reply = try client.request(op: "set-scene") { $0.rawField("scene", scene) }
             check(reply)
             out("scene set: version \(reply.json["version"].map(render) ?? "?")")
         default:
-            fail("scene get | scene set FILE", status: 2)
+            fail("scene get | scene set FILE", status: ExitStatus.usage)
         }
     } catch {
-        fail("\(error)")
+        fail(error)
     }
 case "region":
     let client = connect(socketPath)
     do {
         switch rest.first {
         case "update":
-            guard rest.count >= 3 else { fail("region update ID key=value ...", status: 2) }
+            guard rest.count >= 3 else { fail("region update ID key=value ...", status: ExitStatus.usage) }
             var fields: [(String, [UInt8])] = []
             for pair in rest.dropFirst(2) {
-                guard let equals = pair.firstIndex(of: "=") else { fail("'\(pair)' is not key=value", status: 2) }
+                guard let equals = pair.firstIndex(of: "=") else {
+                    fail("'\(pair)' is not key=value", status: ExitStatus.usage)
+                }
                 let key = String(pair[..<equals])
                 let text = String(pair[pair.index(after: equals)...])
                 if let parsed = try? JSONParser.parse(text) {
@@ -257,7 +268,7 @@ case "region":
         case "add":
             let parent = option("--parent", in: rest)
             guard let json = rest.dropFirst().last, rest.count >= 2 else {
-                fail("region add [--parent ID] JSON", status: 2)
+                fail("region add [--parent ID] JSON", status: ExitStatus.usage)
             }
             let region = compactJSON(Array(json.utf8), what: "region JSON")
             let reply = try client.request(op: "add-region") { writer in
@@ -267,15 +278,15 @@ case "region":
             check(reply)
             out("added")
         case "remove":
-            guard rest.count == 2 else { fail("region remove ID", status: 2) }
+            guard rest.count == 2 else { fail("region remove ID", status: ExitStatus.usage) }
             check(try client.request(op: "remove-region") { $0.field("region", rest[1]) })
             out("removed \(rest[1])")
         default:
-            fail("region update | add | remove", status: 2)
+            fail("region update | add | remove", status: ExitStatus.usage)
         }
     } catch {
-        fail("\(error)")
+        fail(error)
     }
 default:
-    fail("unknown command '\(command)'\n" + usage, status: 2)
+    fail("unknown command '\(command)'\n" + usage, status: ExitStatus.usage)
 }

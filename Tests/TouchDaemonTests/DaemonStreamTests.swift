@@ -98,7 +98,7 @@ struct DaemonStreamTests {
         #expect(scene.out.contains(#""id":"play","frame":[10,10,50,50]"#))
         let missing = try DaemonProcess.run(
             DaemonProcess.touchctl, ["--socket", daemon.socket, "region", "remove", "ghost"])
-        #expect(missing.status == 1)
+        #expect(missing.status == 65)  // not-found: EX_DATAERR
         #expect(missing.err.contains("not-found: no region 'ghost'"))
         let ping = try DaemonProcess.run(DaemonProcess.touchctl, ["--socket", daemon.socket, "ping"])
         #expect(ping.out.contains("touchd answers: touchd 0.1.0, protocol 1"))

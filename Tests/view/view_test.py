@@ -17,7 +17,7 @@ listed then.
 Captures: one with no finger down, one with two, then the window is resized (80x24 to 120x40) and one with three.
 Then `q`: the shell is back, tmux says the alternate screen is off and the cursor shown, and `stty -a` after the
 view equals `stty -a` before it. A second view ends with Ctrl-C the same way, a third with SIGTERM (status 143); a fourth sees the daemon
-stop (SIGTERM to touchd): it ends with status 1, the daemon's goodbye on stderr, and the terminal restored.
+stop (SIGTERM to touchd): it ends with status 69 (EX_UNAVAILABLE), the daemon's goodbye on stderr, and the terminal restored.
 """
 
 import json
@@ -318,7 +318,7 @@ def main():
         wait_for(lambda: pane(session)[0].startswith("touchctl view"), 5, "daemon-stops: the view is up")
         daemon.send_signal(signal.SIGTERM)
         daemon.wait(10)
-        stderr = check_restored(session, directory, "daemon-stops", 1)
+        stderr = check_restored(session, directory, "daemon-stops", 69)
         check("goodbye: shutdown" in stderr, "daemon-stops: the goodbye on stderr (%r)" % stderr.strip())
 
         # A daemon (here a stand-in on another socket) whose goodbye carries terminal control codes: touchctl
@@ -331,7 +331,7 @@ def main():
         stand_in.start()
         session = "hostile-goodbye"
         start_view(session, directory, hostile, "hostile-goodbye")
-        stderr = check_restored(session, directory, "hostile-goodbye", 1)
+        stderr = check_restored(session, directory, "hostile-goodbye", 69)
         check("\x1b" not in stderr and "\x07" not in stderr and "\\u{1b}]0;owned\\u{7}" in stderr,
               "hostile-goodbye: control codes in the goodbye are shown escaped (%r)" % stderr.strip())
     finally:

@@ -101,4 +101,11 @@ enum ViewError: Error, CustomStringConvertible {
         case .notATerminal: "view needs a terminal on standard input and output"
         }
     }
+
+    var exitStatus: Int32 {
+        switch self {
+        case .noScene: ExitStatus.unavailable
+        case .notATerminal: ExitStatus.usage
+        }
+    }
 }

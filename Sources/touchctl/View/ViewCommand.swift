@@ -16,7 +16,7 @@ enum ViewCommand {
     }
 
     /// Runs until the view ends; the terminal is restored when this returns.
-    /// - Returns: the exit status: 0 for a key, 128 + N for signal N, 1 when the daemon went away.
+    /// - Returns: the exit status: 0 for a key, 128 + N for signal N, 69 (EX_UNAVAILABLE) when the daemon went away.
     static func run(client: TouchClient, colour: Bool) throws -> Int32 {
         guard Posix.isTerminal(0), Posix.isTerminal(1) else { throw ViewError.notATerminal }
         var initial = ViewState()
@@ -109,7 +109,7 @@ enum ViewCommand {
         case .daemonGone(let reason)?:
             // The reason may carry the daemon's goodbye text: shown, never sent to the terminal as control codes.
             StandardStreams.write(Array(("touchctl: " + printable(reason) + "\n").utf8), to: 2)
-            return 1
+            return ExitStatus.unavailable
         }
     }
 }

@@ -1,6 +1,8 @@
 from __future__ import annotations
 
 import os
+import socket
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -8,7 +10,7 @@ from typing import Any
 import pytest
 
 from recording import Recording, read_recording
-from support import Daemon, recordings_directory, touchd_binary
+from support import Daemon, Script, recordings_directory, scratch_directory, touchd_binary
 
 N4 = Path("xorg-integration-tests/touchscreens/n4")  # Nexus 4 touchscreen: .events and .desc
 
@@ -66,3 +68,38 @@ def start_daemon(touchd: Path) -> Iterator[DaemonFactory]:
             daemon.kill()
     for daemon in started:
         daemon.remove_directory()
+
+
+@pytest.fixture
+def peer() -> Iterator[Callable[[Script], str]]:
+    """Listens on a fresh Unix socket and returns its path; each connection is handed to the script, one after the
+    other, in a thread."""
+    directory = scratch_directory()
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(str(directory / "peer.sock"))
+    listener.listen(8)
+    threads: list[threading.Thread] = []
+
+    def serve(script: Script) -> str:
+        def run() -> None:
+            while True:
+                try:
+                    connection, _ = listener.accept()
+                except OSError:
+                    return
+                with connection:
+                    script(connection)
+
+        thread = threading.Thread(target=run, daemon=True)
+        thread.start()
+        threads.append(thread)
+        return str(directory / "peer.sock")
+
+    yield serve
+    listener.shutdown(socket.SHUT_RDWR)
+    listener.close()
+    for thread in threads:
+        thread.join(5)
+    for path in directory.iterdir():
+        path.unlink()
+    directory.rmdir()

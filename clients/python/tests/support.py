@@ -7,15 +7,18 @@ as for the Swift suites).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import tempfile
 import time
+from collections.abc import Callable, Coroutine
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -94,3 +97,32 @@ class Daemon:
 
     def remove_directory(self) -> None:
         shutil.rmtree(self.directory, ignore_errors=True)
+
+
+# A scripted peer (the `peer` fixture in conftest.py) runs a script on each connection it accepts.
+
+HELLO = (
+    b'{"type":"hello","protocol":1,"server":"scripted","devices":[],"scene":{"version":1,"width":1,"height":1,'
+    b'"regions":0},"permissions":{"subscribe":true,"scene":false}}\n'
+)
+Script = Callable[[socket.socket], None]
+T = TypeVar("T")
+
+
+def silent(connection: socket.socket) -> None:
+    connection.recv(1)  # until the client gives up
+
+
+def say(data: bytes) -> Script:
+    """Sends `data`, waits for the client to send something or leave, and hangs up a little later."""
+
+    def script(connection: socket.socket) -> None:
+        connection.sendall(data)
+        connection.recv(1 << 16)
+        time.sleep(0.2)
+
+    return script
+
+
+def run_async(coroutine: Coroutine[Any, Any, T]) -> T:
+    return asyncio.run(coroutine)

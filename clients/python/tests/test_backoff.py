@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from touchd import NO_RETRY, Backoff
-from touchd.backoff import is_retried
+from touchd.backoff import RetrySchedule, is_retried
 
 
 def test_doubles_up_to_the_cap() -> None:
@@ -64,3 +64,13 @@ def test_which_connect_errors_are_retried() -> None:
     assert is_retried(OSError(errno.EAGAIN, "backlog full"))
     assert not is_retried(OSError(errno.EACCES, "permission denied"))
     assert not is_retried(OSError(errno.ENOTSOCK, "not a socket"))
+
+
+def test_a_schedule_restarts_only_after_a_connection_that_lived() -> None:
+    schedule = RetrySchedule(Backoff(initial=0.1, maximum=1.0, attempts=4, reset_after=2.0))
+    assert schedule.attempt_failed() == pytest.approx(0.1)
+    assert schedule.connection_ended(lived=1.9) == pytest.approx(0.2)  # short: a failed attempt
+    assert schedule.connection_ended(lived=2.0) == 0.0  # lived: at once, and the waits start again
+    assert schedule.failures == 0
+    assert [schedule.connection_ended(lived=0.0) for _ in range(4)] == pytest.approx([0.1, 0.2, 0.4, None])
+    assert schedule.failures == 4

@@ -178,6 +178,17 @@ def test_unknown_type_and_keys_are_kept() -> None:
         (b'{"type":"region-moved","region":"r","time_us":1,"frame":[1,2,3]}', "expected \\[x, y, width, height\\]"),
         (b'{"type":"hello","protocol":1,"scene":{},"permissions":{}}', "'hello.scene' line without 'version'"),
         (b"[" * 100000 + b"]" * 100000, "unreadable line"),
+        # JSON has no NaN or infinities (Python's json reads them unless told not to); a number too big for a double
+        # reads as an infinity.
+        (b'{"type":"down","finger":1,"time_us":1,"x":NaN,"y":0}', "NaN is not JSON"),
+        (b'{"type":"down","finger":1,"time_us":1,"x":0,"y":Infinity}', "Infinity is not JSON"),
+        (
+            b'{"type":"gesture","region":"r","kind":"tap","state":"ended","time_us":1,"x":-Infinity,"y":0,"fingers":1}',
+            "-Infinity is not JSON",
+        ),
+        (b'{"type":"down","finger":1,"time_us":1,"x":1e999,"y":0}', "'x' is inf, expected a number"),
+        (b'{"type":"move","finger":1,"time_us":1,"x":0,"y":0,"dx":-1e400}', "'dx' is -inf, expected a number"),
+        (b'{"type":"region-moved","region":"r","time_us":1,"frame":[0,0,1e999,1]}', "expected \\[x, y, width"),
     ],
 )
 def test_broken_lines_are_protocol_errors(line: bytes, message: str) -> None:

@@ -3,77 +3,16 @@ never speaks, garbage, endless lines, a refusal."""
 
 from __future__ import annotations
 
-import asyncio
 import errno
 import socket
-import threading
 import time
-from collections.abc import Callable, Coroutine, Iterator
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
 
 import pytest
 
 import touchd
-from support import scratch_directory
-
-HELLO = (
-    b'{"type":"hello","protocol":1,"server":"scripted","devices":[],"scene":{"version":1,"width":1,"height":1,'
-    b'"regions":0},"permissions":{"subscribe":true,"scene":false}}\n'
-)
-Script = Callable[[socket.socket], None]
-T = TypeVar("T")
-
-
-@pytest.fixture
-def peer() -> Iterator[Callable[[Script], str]]:
-    """Listens on a fresh socket; each connection is handed to the script in a thread."""
-    directory = scratch_directory()
-    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    listener.bind(str(directory / "peer.sock"))
-    listener.listen(8)
-    threads: list[threading.Thread] = []
-
-    def serve(script: Script) -> str:
-        def run() -> None:
-            while True:
-                try:
-                    connection, _ = listener.accept()
-                except OSError:
-                    return
-                with connection:
-                    script(connection)
-
-        thread = threading.Thread(target=run, daemon=True)
-        thread.start()
-        threads.append(thread)
-        return str(directory / "peer.sock")
-
-    yield serve
-    listener.shutdown(socket.SHUT_RDWR)
-    listener.close()
-    for thread in threads:
-        thread.join(5)
-    for path in directory.iterdir():
-        path.unlink()
-    directory.rmdir()
-
-
-def silent(connection: socket.socket) -> None:
-    connection.recv(1)  # until the client gives up
-
-
-def say(data: bytes) -> Script:
-    def script(connection: socket.socket) -> None:
-        connection.sendall(data)
-        connection.recv(1 << 16)
-        time.sleep(0.2)
-
-    return script
-
-
-def run_async(coroutine: Coroutine[Any, Any, T]) -> T:
-    return asyncio.run(coroutine)
+from support import HELLO, Script, run_async, say, silent
 
 
 def test_a_listener_that_never_says_hello(peer: Callable[[Script], str]) -> None:
@@ -110,6 +49,8 @@ def test_garbage_after_the_hello_is_a_protocol_error_and_ends_the_connection(pee
     async def asynchronous() -> None:
         client = await touchd.AsyncClient.connect(path, timeout=2)
         assert isinstance(await client.next_event(timeout=2), touchd.Touch)
+        with pytest.raises(touchd.ProtocolError, match="unreadable line"):
+            await client.next_event(timeout=2)
         with pytest.raises(touchd.ConnectionLost, match="cannot read: unreadable line"):
             await client.next_event(timeout=2)
         await client.close()

@@ -16,13 +16,14 @@ from collections.abc import AsyncIterator, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .backoff import NO_RETRY, RETRIED_CONNECT_ERRNOS, Backoff
+from .backoff import NO_RETRY, RETRIED_CONNECT_ERRNOS, Backoff, RetrySchedule, gave_up
 from .errors import ConnectFailed, ConnectionLost, ProtocolError, Refused, TouchdTimeout
 from .messages import DeviceInfo, Event, Goodbye, Hello, Reconnected, Reply
 from .protocol import (
     DEFAULT_MAX_LINE_BYTES,
     Answer,
     Session,
+    add_region_fields,
     check_pong,
     check_timeout,
     default_socket_path,
@@ -38,10 +39,16 @@ DEFAULT_MAX_QUEUED_EVENTS = 10_000
 
 @dataclass(frozen=True, slots=True)
 class _Lost:
-    """In the event queue: connection `generation` ended here."""
+    """In the event queue: connection `generation` ended here; `error` when it ended on a line this client cannot
+    read (raised by `next_event`, as the blocking client raises it)."""
 
     generation: int
     lost: ConnectionLost
+    error: ProtocolError | None = None
+
+
+class _WaitExpired(Exception):
+    """The next connection attempt would come after the caller's deadline."""
 
 
 class AsyncClient:
@@ -87,6 +94,12 @@ class AsyncClient:
         self._subscription: dict[str, Any] | None = None
         self._closed = False
         self._hello: Hello | None = None
+        self._schedule = RetrySchedule(reconnect or NO_RETRY)
+        self._retry_at = 0.0
+        """When the next connection attempt may be made (monotonic seconds)."""
+        self._connected_at: float | None = None
+        """When the current connection's hello came; None once its end has been accounted for."""
+        self._lost_at = 0.0
 
     @classmethod
     async def connect(
@@ -147,23 +160,25 @@ class AsyncClient:
             self._writer.close()
             self._writer = None
 
-    async def _open(self) -> tuple[Hello, int]:
-        policy = self.reconnect or NO_RETRY
-        delays = policy.delays()
+    async def _open(self, deadline: float | None = None) -> tuple[Hello, int]:
+        """Connects from `_retry_at` on, retrying per the schedule; see `Client._connect`."""
         attempts = 0
         while True:
+            await _wait_until(self._retry_at, deadline)
             attempts += 1
             try:
                 hello = await self._open_once()
-                return hello, attempts
             except (ConnectFailed, ConnectionLost) as error:
                 retriable = isinstance(error, ConnectionLost) or error.errno in RETRIED_CONNECT_ERRNOS
-                delay = next(delays, None)
-                if not retriable or delay is None:
+                delay = self._schedule.attempt_failed() if retriable else None
+                if delay is None:
                     if isinstance(error, ConnectFailed):
                         raise ConnectFailed(self.path, error.reason, error.errno, attempts) from None
                     raise
-                await asyncio.sleep(delay)
+                self._retry_at = time.monotonic() + delay
+                continue
+            self._connected_at = time.monotonic()
+            return hello, attempts
 
     async def _open_once(self) -> Hello:
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -219,6 +234,7 @@ class AsyncClient:
         self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, session: Session, generation: int
     ) -> None:
         reason = "touchd closed the connection"
+        failure: ProtocolError | None = None
         try:
             while True:
                 if session.failure is not None:
@@ -237,16 +253,20 @@ class AsyncClient:
             reason = f"the connection failed: {error.strerror or error}"
         except ProtocolError as error:
             reason = f"touchd sent what this client cannot read: {error}"
+            failure = error
         finally:
             lost = session.connection_lost(reason)
+            if generation == self._generation:
+                self._lost_at = time.monotonic()
             writer.close()
             if self._writer is writer:
                 self._writer = None
             for request_id, op in session.take_in_flight():
                 future = self._pending.pop(request_id, None)
                 if future is not None and not future.done():
-                    future.set_exception(lost.for_request(op, request_id))
-            self._events.put_nowait(_Lost(generation, lost))
+                    # What the blocking client's request raises from the same line: the ProtocolError.
+                    future.set_exception(ProtocolError(str(failure)) if failure else lost.for_request(op, request_id))
+            self._events.put_nowait(_Lost(generation, lost, failure))
 
     def _route(self, item: Any) -> None:
         if isinstance(item, Answer):
@@ -256,7 +276,7 @@ class AsyncClient:
         elif not isinstance(item, (Hello, Goodbye)):
             self._events.put_nowait(item)
 
-    async def _ensure_connected(self) -> None:
+    async def _ensure_connected(self, deadline: float | None = None) -> None:
         if self._closed:
             raise ConnectionLost("the client was closed")
         if self._session.lost is None:
@@ -266,10 +286,25 @@ class AsyncClient:
         async with self._connect_lock:
             if self._session.lost is None:
                 return  # another task reconnected meanwhile
-            hello, attempts = await self._open()
+            if self._connected_at is not None:
+                wait = self._schedule.connection_ended(self._lost_at - self._connected_at)
+                self._connected_at = None
+                if wait is None:
+                    ended = gave_up(self._session.lost, self._schedule)
+                    self._schedule = RetrySchedule(self._schedule.policy)  # the next call tries again, as afresh
+                    raise ended
+                self._retry_at = self._lost_at + wait
+            try:
+                hello, attempts = await self._open(deadline)
+            except ConnectFailed:
+                self._schedule = RetrySchedule(self._schedule.policy)
+                raise
             if self._subscription is not None:
                 self._events.put_nowait(Reconnected(hello, attempts))
-                await self._call("subscribe", self._subscription, self.timeout)
+                try:
+                    await self._call("subscribe", self._subscription, self.timeout)
+                except (ConnectionLost, ProtocolError):
+                    pass  # it ended again at once: its end is queued, and the next call reconnects after a wait
 
     # Requests
 
@@ -321,11 +356,11 @@ class AsyncClient:
     async def set_scene(self, scene: Mapping[str, Any]) -> int:
         return reply_version(await self.request("set-scene", {"scene": scene}))
 
-    async def add_region(self, region: Mapping[str, Any], parent: str | None = None) -> int:
-        fields: dict[str, Any] = {"region": region}
-        if parent is not None:
-            fields["parent"] = parent
-        return reply_version(await self.request("add-region", fields))
+    async def add_region(
+        self, region: Mapping[str, Any], parent: str | None = None, *, transient: bool = False
+    ) -> int:
+        """See `Client.add_region` (`transient`: removed by touchd when this connection closes)."""
+        return reply_version(await self.request("add-region", add_region_fields(region, parent, transient)))
 
     async def update_region(self, region_id: str, changes: Mapping[str, Any]) -> int:
         return reply_version(await self.request("update-region", {"region": region_id, "set": changes}))
@@ -360,7 +395,7 @@ class AsyncClient:
         while True:
             if self._events.empty() and self._session.lost is not None:
                 # The end was already taken from the queue: reconnect (per `reconnect`) or raise why it ended.
-                await self._ensure_connected()
+                await self._reconnect_before(deadline, bound)
             try:
                 if deadline is None:
                     item = await self._events.get()
@@ -373,7 +408,15 @@ class AsyncClient:
             if not isinstance(item, _Lost):
                 return item
             if item.generation == self._generation:
-                await self._ensure_connected()  # raises without `reconnect`; queues Reconnected when subscribed
+                if item.error is not None:
+                    raise item.error
+                await self._reconnect_before(deadline, bound)  # raises without `reconnect`; queues Reconnected
+
+    async def _reconnect_before(self, deadline: float | None, bound: float | None) -> None:
+        try:
+            await self._ensure_connected(deadline)
+        except _WaitExpired:
+            raise TouchdTimeout("event", bound or 0.0) from None
 
     async def events(self, idle_timeout: float | None = None) -> AsyncIterator[Event]:
         """The events as they come; ends when none came for `idle_timeout` seconds (never, when None)."""
@@ -383,6 +426,16 @@ class AsyncClient:
             except TouchdTimeout:
                 return
             yield event
+
+
+async def _wait_until(moment: float, deadline: float | None) -> None:
+    """Sleeps until `moment` (monotonic seconds); raises `_WaitExpired` (at the deadline) when it comes later."""
+    now = time.monotonic()
+    if deadline is not None and moment > deadline:
+        await asyncio.sleep(max(deadline - now, 0))
+        raise _WaitExpired
+    if moment > now:
+        await asyncio.sleep(moment - now)
 
 
 async def connect(

@@ -16,13 +16,14 @@ from collections import deque
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from .backoff import NO_RETRY, RETRIED_CONNECT_ERRNOS, Backoff
+from .backoff import NO_RETRY, RETRIED_CONNECT_ERRNOS, Backoff, RetrySchedule, gave_up
 from .errors import ConnectFailed, ConnectionLost, ProtocolError, Refused, TouchdTimeout
 from .messages import DeviceInfo, Event, Goodbye, Hello, Reconnected, Reply
 from .protocol import (
     DEFAULT_MAX_LINE_BYTES,
     Answer,
     Session,
+    add_region_fields,
     check_pong,
     check_timeout,
     default_socket_path,
@@ -39,6 +40,7 @@ class _WaitExpired(Exception):
     """A read's deadline passed (turned into a TouchdTimeout naming what was awaited)."""
 
 
+
 class Client:
     """A blocking connection to touchd.
 
@@ -48,7 +50,8 @@ class Client:
 
     With `reconnect` (a `Backoff`), connecting is retried while the socket is missing, refuses or is busy, and a
     lost connection is made again on the next call: a subscription is renewed and the event stream yields a
-    `Reconnected` marker. A request that was in flight when the connection was lost is *not* resent: it raises
+    `Reconnected` marker. The waits between attempts start afresh only after a connection that lived
+    (`Backoff.reset_after`). A request that was in flight when the connection was lost is *not* resent: it raises
     `ConnectionLost` (it may or may not have been carried out); the next call reconnects.
     """
 
@@ -69,6 +72,12 @@ class Client:
         self._events: deque[Event] = deque()
         self._subscription: dict[str, Any] | None = None
         self._closed = False
+        self._schedule = RetrySchedule(reconnect or NO_RETRY)
+        self._retry_at = 0.0
+        """When the next connection attempt may be made (monotonic seconds)."""
+        self._connected_at: float | None = None
+        """When the current connection's hello came; None once its end has been accounted for."""
+        self._lost_at = 0.0
         self._hello, _ = self._connect()
 
     # Connection
@@ -97,24 +106,27 @@ class Client:
         if getattr(self, "_sock", None) is not None:
             self._drop("the client was garbage-collected")
 
-    def _connect(self) -> tuple[Hello, int]:
-        """Connects and reads the hello, retrying per `reconnect`; sets the socket and a fresh session. Returns the
-        hello and the number of attempts it took."""
-        policy = self.reconnect or NO_RETRY
-        delays = policy.delays()
+    def _connect(self, deadline: float | None = None) -> tuple[Hello, int]:
+        """Connects and reads the hello, from `_retry_at` on and retrying per the schedule; sets the socket and a
+        fresh session. Returns the hello and the number of attempts it took. Raises `_WaitExpired` when the next
+        attempt would come after `deadline`."""
         attempts = 0
         while True:
+            _wait_until(self._retry_at, deadline)
             attempts += 1
             try:
-                return self._connect_once(), attempts
+                hello = self._connect_once()
             except (ConnectFailed, ConnectionLost) as error:
                 retriable = isinstance(error, ConnectionLost) or error.errno in RETRIED_CONNECT_ERRNOS
-                delay = next(delays, None)
-                if not retriable or delay is None:
+                delay = self._schedule.attempt_failed() if retriable else None
+                if delay is None:
                     if isinstance(error, ConnectFailed):
                         raise ConnectFailed(self.path, error.reason, error.errno, attempts) from None
                     raise
-                time.sleep(delay)
+                self._retry_at = time.monotonic() + delay
+                continue
+            self._connected_at = time.monotonic()
+            return hello, attempts
 
     def _connect_once(self) -> Hello:
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -149,13 +161,14 @@ class Client:
     def _drop(self, reason: str) -> ConnectionLost:
         """Closes the socket (if open) and marks the session lost."""
         if self._sock is not None:
+            self._lost_at = time.monotonic()
             try:
                 self._sock.close()
             finally:
                 self._sock = None
         return self._session.connection_lost(reason)
 
-    def _ensure_connected(self) -> None:
+    def _ensure_connected(self, deadline: float | None = None) -> None:
         if self._sock is not None:
             return
         if self._closed:
@@ -163,13 +176,28 @@ class Client:
         lost = self._session.lost
         if self.reconnect is None:
             raise lost or ConnectionLost("not connected")
-        self._reconnect()
+        self._reconnect(deadline)
 
-    def _reconnect(self) -> None:
-        self._hello, attempts = self._connect()
+    def _reconnect(self, deadline: float | None) -> None:
+        if self._connected_at is not None:
+            wait = self._schedule.connection_ended(self._lost_at - self._connected_at)
+            self._connected_at = None
+            if wait is None:
+                ended = gave_up(self._session.lost or ConnectionLost("not connected"), self._schedule)
+                self._schedule = RetrySchedule(self._schedule.policy)  # the next call tries again, as afresh
+                raise ended
+            self._retry_at = self._lost_at + wait
+        try:
+            self._hello, attempts = self._connect(deadline)
+        except ConnectFailed:
+            self._schedule = RetrySchedule(self._schedule.policy)
+            raise
         if self._subscription is not None:
             self._events.append(Reconnected(self._hello, attempts))
-            self._call("subscribe", self._subscription, self.timeout)
+            try:
+                self._call("subscribe", self._subscription, self.timeout)
+            except ConnectionLost:
+                pass  # it ended again at once: the next call reconnects, after the schedule's next wait
 
     # Reading
 
@@ -269,12 +297,11 @@ class Client:
         """Replaces the whole scene; returns the new scene version. Needs the scene permission."""
         return reply_version(self.request("set-scene", {"scene": scene}))
 
-    def add_region(self, region: Mapping[str, Any], parent: str | None = None) -> int:
-        """Adds a region (at the top level, or as the last child of `parent`); returns the new scene version."""
-        fields: dict[str, Any] = {"region": region}
-        if parent is not None:
-            fields["parent"] = parent
-        return reply_version(self.request("add-region", fields))
+    def add_region(self, region: Mapping[str, Any], parent: str | None = None, *, transient: bool = False) -> int:
+        """Adds a region (at the top level, or as the last child of `parent`); returns the new scene version.
+        `transient`: touchd removes the region when this connection closes, however it closes (a crash too), so a
+        rerun does not find it left over (`duplicate id`); a reconnect does not bring it back."""
+        return reply_version(self.request("add-region", add_region_fields(region, parent, transient)))
 
     def update_region(self, region_id: str, changes: Mapping[str, Any]) -> int:
         """Changes fields of a region (None resets a field to its default; `id` cannot change)."""
@@ -319,7 +346,10 @@ class Client:
         deadline = time.monotonic() + bound if bound is not None else None
         while not self._events:
             if self._sock is None:
-                self._ensure_connected()
+                try:
+                    self._ensure_connected(deadline)
+                except _WaitExpired:
+                    raise TouchdTimeout("event", bound or 0.0) from None
                 continue
             try:
                 items = self._read(deadline)
@@ -343,3 +373,12 @@ class Client:
                 return
             yield event
 
+
+def _wait_until(moment: float, deadline: float | None) -> None:
+    """Sleeps until `moment` (monotonic seconds); raises `_WaitExpired` (at the deadline) when it comes later."""
+    now = time.monotonic()
+    if deadline is not None and moment > deadline:
+        time.sleep(max(deadline - now, 0))
+        raise _WaitExpired
+    if moment > now:
+        time.sleep(moment - now)

@@ -8,6 +8,7 @@ decoded object in `raw`, so a newer key is still reachable. A line of a type thi
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal, TypeAlias
@@ -252,7 +253,7 @@ class _Fields:
 
     def number(self, key: str) -> float:
         value = self.obj.get(key)
-        if not isinstance(value, (int, float)) or isinstance(value, bool):
+        if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
             raise self._missing(key, "a number")
         return float(value)
 
@@ -281,13 +282,18 @@ class _Fields:
 def parse_line(line: bytes | str) -> JSONObject:
     """One protocol line as a JSON object; anything else is a `ProtocolError` quoting the start of the line."""
     try:
-        value = json.loads(line)
+        value = json.loads(line, parse_constant=_not_json)
     except (ValueError, RecursionError) as error:
         # ValueError covers JSONDecodeError and UnicodeDecodeError; RecursionError: absurd nesting.
         raise ProtocolError(f"unreadable line from touchd ({error}): {_quote(line)}") from None
     if not isinstance(value, dict):
         raise ProtocolError(f"a line from touchd that is not a JSON object: {_quote(line)}")
     return value
+
+
+def _not_json(constant: str) -> Any:
+    """Python's json reads `NaN`, `Infinity` and `-Infinity`; JSON has no such values, and touchd never sends them."""
+    raise ValueError(f"{constant} is not JSON")
 
 
 def _quote(line: bytes | str, limit: int = 120) -> str:
@@ -416,7 +422,7 @@ def _region_moved(f: _Fields) -> RegionMoved:
     if (
         not isinstance(frame, list)
         or len(frame) != 4
-        or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in frame)
+        or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in frame)
     ):
         raise ProtocolError(f"'region-moved' line: 'frame' is {frame!r}, expected [x, y, width, height]")
     x, y, width, height = (float(v) for v in frame)

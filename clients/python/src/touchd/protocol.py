@@ -288,6 +288,16 @@ def subscription_fields(
     return request
 
 
+def add_region_fields(region: Mapping[str, Any], parent: str | None, transient: bool) -> dict[str, Any]:
+    """The fields of an `add-region` request; `transient` is sent only when true (docs/protocol.md)."""
+    fields: dict[str, Any] = {"region": region}
+    if parent is not None:
+        fields["parent"] = parent
+    if transient:
+        fields["transient"] = True
+    return fields
+
+
 def reply_version(reply: Reply) -> int:
     """The scene version a scene change's reply reports."""
     version = reply.raw.get("version")
