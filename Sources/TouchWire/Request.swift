@@ -85,6 +85,7 @@ public enum RequestDecoder {
     public static func decode(_ line: [UInt8], refusingSceneChangesOf uid: UInt32? = nil) -> (
         id: RequestID?, result: Result<Request, RequestError>
     ) {
+        if let uid, let refused = refusedSceneChange(line, uid: uid) { return refused }
         let value: JSONValue
         let id: RequestID?
         do {
@@ -119,6 +120,21 @@ public enum RequestDecoder {
             let code: RequestError.Code = isSceneContent ? .invalidScene : .badRequest
             return (id, .failure(RequestError(code, "\(error.path.isEmpty ? "" : error.path + ": ")\(error.message)")))
         }
+    }
+
+    /// A scene change asked by a peer without the permission, found from the line's `op` alone; nil for any other
+    /// line (decoded whole as usual, and refused after decoding if it changes the scene after all).
+    static func refusedSceneChange(_ line: [UInt8], uid: UInt32) -> (
+        id: RequestID?, result: Result<Request, RequestError>
+    )? {
+        guard let members = JSONTopLevel.members(of: line, ["op", "id"]), let op = members["op"],
+            case .string(let name, _)? = try? JSONParser.parse(Array(op)), sceneOps.contains(name)
+        else { return nil }
+        var id: RequestID?
+        if let raw = members["id"], let value = try? JSONParser.parse(Array(raw)) {
+            id = try? RequestID.read(value, source: raw)
+        }
+        return (id, .failure(sceneRefusal(uid: uid)))
     }
 
     /// The ops that change the scene (`Request.changesScene`).

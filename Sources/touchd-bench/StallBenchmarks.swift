@@ -112,6 +112,8 @@ enum StallBenchmarks {
     /// returns how many lines were written (the daemon may close or stop first).
     static func pipeline(_ lines: [[UInt8]], to socket: String, counting counter: Counter? = nil) -> Int {
         guard let fd = try? Posix.connect(unixSocket: socket) else { return 0 }
+        // Blocking writes: the attacker writes as fast as the daemon reads, never giving up on a full socket.
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         let reader = Thread {
             var buffer = [UInt8](repeating: 0, count: 1 << 16)
             while buffer.withUnsafeMutableBytes({ Glibc.read(fd, $0.baseAddress, $0.count) }) > 0 {}
