@@ -269,7 +269,8 @@ public enum SceneLoader {
         return policy
     }
 
-    private static func describe(_ value: JSONValue) -> String {
+    /// A gesture name as written, or the kind of value found where one was expected.
+    static func describe(_ value: JSONValue) -> String {
         if case .string(let text, _) = value { return text }
         return value.kindName
     }

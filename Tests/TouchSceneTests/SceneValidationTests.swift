@@ -150,7 +150,8 @@ struct SceneValidationTests {
         "sequences name two or more distinct gestures of the region, each in one sequence",
         arguments: [
             (#"[["tap"]]"#, "expected an array of two or more gesture names"),
-            (#"[["tap", "nope"]]"#, "names no gesture of this region (has: drag, long-press, tap)"),
+            (#"[["tap", "nope"]]"#, "'nope' names no gesture of this region (has: drag, long-press, tap)"),
+            (#"[["tap", 3]]"#, "'number' names no gesture of this region (has: drag, long-press, tap)"),
             (#"[["tap", "drag"], ["long-press", "drag"]]"#, "'drag' is already in a sequence"),
             (#"[["tap", "tap"]]"#, "'tap' is already in a sequence"),
         ] as [(String, String)])
