@@ -13,6 +13,8 @@ public final class GestureArena {
     public struct Report: Equatable, Sendable {
         /// Index of the owner the recognizer was added with (the dispatcher's region index).
         public var owner: Int
+        /// The reporting recognizer's index in `recognizers`.
+        public var member: Int
         public var event: GestureEvent
     }
 
@@ -34,9 +36,13 @@ public final class GestureArena {
         // A recognizer carried over from another arena (a scene change) may be mid-gesture.
         if recognizer.isEngaged || recognizer.deadline != nil { engage(recognizers.count) }
         recognizer.owner = owner
+        recognizer.member = recognizers.count
         recognizers.append(recognizer)
         owners.append(owner)
     }
+
+    /// The owner the recognizer at `index` was added with.
+    public func owner(of index: Int) -> Int { owners[index] }
 
     public func removeAll() {
         recognizers.removeAll()
@@ -94,9 +100,12 @@ public final class GestureArena {
     public func advance(to time: EventTime) -> [Report] {
         var reports: [Report] = []
         while let deadline = nextDeadline, deadline <= time {
-            for (index, recognizer) in recognizers.enumerated() where recognizer.deadline == deadline {
-                for event in recognizer.fire(at: deadline) {
-                    reports.append(Report(owner: owners[index], event: event))
+            // Only engaged recognizers have a timer that can fire (`dropIdle` keeps every unfinished one with a
+            // deadline), in the arena's order; firing changes no recognizer's place in `engaged`.
+            for position in engaged.indices where recognizers[engaged[position]].deadline == deadline {
+                let index = engaged[position]
+                for event in recognizers[index].fire(at: deadline) {
+                    reports.append(Report(owner: owners[index], member: index, event: event))
                 }
             }
             resolve(at: deadline, into: &reports)
@@ -109,7 +118,7 @@ public final class GestureArena {
         var reports: [Report] = []
         for index in engaged where recognizers[index].participants.contains(finger) {
             _ = recognizers[index].handle(TouchSample(finger: finger, phase: .cancel, location: .zero, time: time))
-                .map { reports.append(Report(owner: owners[index], event: $0)) }
+                .map { reports.append(Report(owner: owners[index], member: index, event: $0)) }
         }
         resolve(at: time, into: &reports)
         return reports
@@ -142,36 +151,39 @@ public final class GestureArena {
     private func settle(at time: EventTime, into reports: inout [Report], from start: Int) {
         var examined = start
         var changed = true
+        // The engaged recognizers a winner may still exclude (unfinished, or holding a success), in the arena's
+        // order: a crowded region's finger ends many taps at once, and each of those winners looking through every
+        // engaged one made the work the square of the recognizers. Within a pass only `arm` opens one more.
+        var open: [Int] = []
         while changed {
             changed = false
+            collectOpen(into: &open)
             // Winners since the last pass exclude the others that share a finger.
             while examined < reports.count {
                 let report = reports[examined]
                 examined += 1
                 guard report.event.event == .began || report.event.event == .ended else { continue }
-                guard
-                    let winner = engaged.first(where: {
-                        owners[$0] == report.owner && recognizers[$0].nameID == report.event.nameID
-                    })
-                else { continue }
+                // The report names its recognizer: no search of the arena for it.
+                let winner = report.member
                 if let next = recognizers[winner].next, report.event.event == Self.completion(of: recognizers[winner]) {
                     arm(next, following: recognizers[winner], at: time, into: &reports)
+                    collectOpen(into: &open)
                 }
-                for index in engaged where index != winner && recognizers[index].isEngaged {
+                // By position: nothing below changes `open`.
+                for position in open.indices where open[position] != winner {
+                    let index = open[position]
                     let other = recognizers[index]
+                    // Finished by an earlier winner, and holding nothing: there is nothing to fail.
+                    guard other.isHolding || !other.state.isFinished, !other.participants.isEmpty else { continue }
                     guard other.sharesFinger(with: recognizers[winner]) else { continue }
                     guard !simultaneous(recognizers[winner], owners[winner], other, owners[index]) else { continue }
                     if other.after != nil || other.next != nil, other.isSequenced(with: recognizers[winner]) {
                         continue
                     }
-                    if other.mustFail.contains(where: { $0 === recognizers[winner] }) || other.isHolding
-                        || !other.state.isFinished
-                    {
-                        for event in other.forceFail(at: time) {
-                            reports.append(Report(owner: owners[index], event: event))
-                        }
-                        changed = true
+                    for event in other.forceFail(at: time) {
+                        reports.append(Report(owner: owners[index], member: index, event: event))
                     }
+                    changed = true
                 }
             }
             // Held successes: dropped when one they wait for succeeded, released when all have failed. By position
@@ -181,16 +193,25 @@ public final class GestureArena {
                 let recognizer = recognizers[index]
                 if recognizer.mustFail.contains(where: { $0.overrules(recognizer) }) {
                     for event in recognizer.forceFail(at: time) {
-                        reports.append(Report(owner: owners[index], event: event))
+                        reports.append(Report(owner: owners[index], member: index, event: event))
                     }
                     changed = true
                 } else if !recognizer.mustFail.contains(where: { $0.blocks(recognizer) }) {
                     for event in recognizer.releasePending(at: time) {
-                        reports.append(Report(owner: owners[index], event: event))
+                        reports.append(Report(owner: owners[index], member: index, event: event))
                     }
                     changed = true
                 }
             }
+        }
+    }
+
+    /// The engaged recognizers that are unfinished or hold a success, in order: the only ones `forceFail` changes.
+    private func collectOpen(into open: inout [Int]) {
+        open.removeAll(keepingCapacity: true)
+        for position in engaged.indices {
+            let index = engaged[position]
+            if withRecognizer(index, { $0.isHolding || !$0.state.isFinished }) { open.append(index) }
         }
     }
 
@@ -219,10 +240,10 @@ public final class GestureArena {
 
     private func arm(_ next: Recognizer, following first: Recognizer, at time: EventTime, into reports: inout [Report])
     {
-        guard let index = recognizers.firstIndex(where: { $0 === next }) else { return }
+        let index = next.member
         engage(index)
         for event in next.arm(following: first, at: time) {
-            reports.append(Report(owner: owners[index], event: event))
+            reports.append(Report(owner: owners[index], member: index, event: event))
         }
     }
 

@@ -49,6 +49,9 @@ public class Recognizer {
     private var outbox: [GestureArena.Report] = []
     /// The owner it was added to its arena with (`GestureArena.add`), which its reports carry.
     var owner = 0
+    /// Its index in the arena it was last added to (`GestureArena.add`): its reports carry it, and relations name
+    /// it, so nothing searches the arena for a recognizer.
+    public internal(set) var member = 0
     /// Fingers that went down while a finished success was held (a single tap waiting for a double tap's window):
     /// they are not part of it, and start the next sequence once it is released.
     private var lateFingers: [FingerKey] = []
@@ -171,13 +174,23 @@ public class Recognizer {
         return takeOutbox()
     }
 
+    /// A finger taken from this recognizer (a container intercepted it): as UIKit's `touchesCancelled`, the
+    /// recognizer fails, or is cancelled if it had begun, and lets go of the finger, whose lift it will never hear.
+    /// Holding on to it kept the recognizer from resetting at the next down, so it never recognized again.
+    public func release(_ finger: FingerKey, at time: EventTime) -> [GestureEvent] {
+        let events = forceFail(at: time)
+        fingers[finger] = nil
+        lateFingers.removeAll { $0 == finger }
+        return events
+    }
+
     /// Releases a held success (or begin) once every recognizer it waited for has failed. A released begin keeps
     /// the measurements it was recognized with; the next movement reports the current ones.
     public func releasePending(at time: EventTime) -> [GestureEvent] {
         guard var event = pending else { return [] }
         pending = nil
         event.time = time
-        outbox.append(GestureArena.Report(owner: owner, event: event))
+        outbox.append(GestureArena.Report(owner: owner, member: member, event: event))
         reported = true
         if event.event == .began {
             state = .began
@@ -287,7 +300,7 @@ public class Recognizer {
     /// Reports an event; `began`/`changed`/`ended`/`cancelled` also set the state.
     func report(_ kind: GestureEventKind, at time: EventTime, configure: (inout GestureEvent) -> Void = { _ in }) {
         var event = GestureEvent(
-            nameID: nameID, kind: spec.kind, event: kind, time: time, location: centroid, fingers: fingerCount)
+            nameID: nameID, kind: spec.kind, event: kind, time: time, location: centroid, fingers: followedCount)
         configure(&event)
         if kind == .began || kind == .changed { lastActive = event }
         switch kind {
@@ -307,7 +320,7 @@ public class Recognizer {
             return
         }
         reported = true
-        outbox.append(GestureArena.Report(owner: owner, event: event))
+        outbox.append(GestureArena.Report(owner: owner, member: member, event: event))
         if state.isFinished { deadline = nil }
     }
 
@@ -341,14 +354,19 @@ public class Recognizer {
 
     var fingerCount: Int { fingers.count }
 
+    /// How many of the fingers down, the first in the order they went down, the gesture follows: its centroid,
+    /// velocity and reported finger count are theirs. All of them, unless a subclass keeps to its own.
+    var followedCount: Int { fingers.count }
+
     var centroid: Point { mean(of: \.location) }
 
     var startCentroid: Point { mean(of: \.start) }
 
-    /// The mean of one point of every finger (`lastCentroid` with none).
+    /// The mean of one point of every followed finger (`lastCentroid` with none).
     @inline(__always)
     private func mean(of point: (FingerTrack) -> Point) -> Point {
-        switch fingers.count {
+        let count = followedCount
+        switch count {
         case 0: return lastCentroid
         case 1:
             // The sum below for one finger, without its loop (asked three times for each move of a one-finger drag).
@@ -359,8 +377,8 @@ public class Recognizer {
         default: break
         }
         var sum = Point.zero
-        for track in fingers.values { sum = sum + point(track) }
-        return Point(x: sum.x / Double(fingers.count), y: sum.y / Double(fingers.count))
+        for position in 0..<count { sum = sum + point(fingers.values[position]) }
+        return Point(x: sum.x / Double(count), y: sum.y / Double(count))
     }
 
     /// The greatest distance any current finger has moved from where it went down.

@@ -100,7 +100,12 @@ extension SceneLoader {
     {
         guard let items = try reader.array(key) else { return [] }
         var references: [String] = []
-        for item in items {
+        for (index, item) in items.enumerated() {
+            guard index < maximumGesturesPerRegion else {
+                throw JSONFieldError(
+                    line: item.line, path: reader.childPath(key) + "[\(index)]",
+                    message: "one reference more than touchd's limit of \(maximumGesturesPerRegion) in a gesture")
+            }
             guard case .string(let text, _) = item, !text.isEmpty, !text.hasSuffix("/") else {
                 throw JSONFieldError(
                     line: item.line, path: reader.childPath(key),

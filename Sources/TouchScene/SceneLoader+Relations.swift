@@ -49,7 +49,8 @@ extension SceneLoader {
                 guard case .string(let name, _) = member, names.contains(name) else {
                     throw JSONFieldError(
                         line: member.line, path: chainPath,
-                        message: "names no gesture of this region (has: \(names.sorted().joined(separator: ", ")))")
+                        message: "'\(describe(member))' names no gesture of this region "
+                            + "(has: \(names.sorted().joined(separator: ", ")))")
                 }
                 guard seen.insert(name).inserted else {
                     throw JSONFieldError(

@@ -31,6 +31,11 @@ public enum SceneLoader {
     /// scene on the event loop (measured: 0.7 ms at 100 regions, 6 ms at 1,000, over 100 ms at 10,000): the bound
     /// keeps a permitted client's edits from stalling the touches longer than that.
     public static let maximumRegions = 10_000
+    /// Gestures on one region, and references in one gesture's `requireToFail`. A tap waits for every tap of more
+    /// taps on its region, so a region's waits grow with the square of its gestures, and each lift weighs them: at
+    /// 256 mixed taps a touch costs about 1 ms in replay, at 1,000 about 16 ms, at 2,000 about 80 ms
+    /// (docs/performance.md, "Gestures on one region").
+    public static let maximumGesturesPerRegion = 256
 
     public static func parse(_ bytes: [UInt8], file: String) throws(SceneError) -> Scene {
         let document: JSONValue
@@ -139,6 +144,11 @@ public enum SceneLoader {
         }
         var names: Set<String> = []
         for (index, gesture) in (try reader.array("gestures") ?? []).enumerated() {
+            guard index < maximumGesturesPerRegion else {
+                throw JSONFieldError(
+                    line: gesture.line, path: reader.childPath("gestures") + "[\(index)]",
+                    message: "one gesture more than touchd's limit of \(maximumGesturesPerRegion) on a region")
+            }
             let spec = try decodeGesture(gesture, path: reader.childPath("gestures") + "[\(index)]")
             guard names.insert(spec.name).inserted else {
                 throw JSONFieldError(
@@ -299,7 +309,8 @@ public enum SceneLoader {
         return policy
     }
 
-    private static func describe(_ value: JSONValue) -> String {
+    /// A gesture name as written, or the kind of value found where one was expected.
+    static func describe(_ value: JSONValue) -> String {
         if case .string(let text, _) = value { return text }
         return value.kindName
     }

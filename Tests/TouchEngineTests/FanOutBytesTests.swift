@@ -171,7 +171,7 @@ struct FanOutBytesTests {
     @Test(
         "a slow subscriber alone (written in place) fares as one beside a fast one (copied in)",
         arguments: [
-            3_000, 20_000, 60_000, 200_000,
+            3_000, 20_000, 60_000, 400_000,
         ])
     func slowSubscriber(queueBytes: Int) throws {
         for reads in [0, 700] {
@@ -182,8 +182,8 @@ struct FanOutBytesTests {
             #expect((alone.finalBytes[0] == nil) == (beside.finalBytes[0] == nil))
             #expect(alone.slowLogs == beside.slowLogs)
             // The limits cover disconnection (3,000 to 60,000 unread), coalescing alone (60,000 read slowly) and
-            // neither (200,000).
-            #expect(alone.slowLogs.isEmpty == (queueBytes == 200_000))
+            // neither (400,000).
+            #expect(alone.slowLogs.isEmpty == (queueBytes == 400_000))
             #expect(Self.same(beside.received[1], beside.expected))
             #expect(Self.isSubsequence(alone.received[0], of: alone.expected))
         }

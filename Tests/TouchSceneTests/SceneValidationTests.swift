@@ -150,7 +150,8 @@ struct SceneValidationTests {
         "sequences name two or more distinct gestures of the region, each in one sequence",
         arguments: [
             (#"[["tap"]]"#, "expected an array of two or more gesture names"),
-            (#"[["tap", "nope"]]"#, "names no gesture of this region (has: drag, long-press, tap)"),
+            (#"[["tap", "nope"]]"#, "'nope' names no gesture of this region (has: drag, long-press, tap)"),
+            (#"[["tap", 3]]"#, "'number' names no gesture of this region (has: drag, long-press, tap)"),
             (#"[["tap", "drag"], ["long-press", "drag"]]"#, "'drag' is already in a sequence"),
             (#"[["tap", "tap"]]"#, "'tap' is already in a sequence"),
         ] as [(String, String)])
@@ -261,5 +262,45 @@ struct WaitCycleTests {
             error.description
                 == "region 'button' gesture 'tap' waits for 'card/double' (requireToFail): change that region first")
         #expect(try SceneEditor.removeRegion("button", from: SceneIndex(scene: scene)).regions.map(\.id) == ["card"])
+    }
+}
+
+@Suite("Gesture limits")
+struct GestureLimitTests {
+    static func taps(_ count: Int, requireToFail references: Int = 0) -> String {
+        let names = (0..<count).map { #"{"type": "tap", "name": "t\#($0)"}"# }
+        let waits = (0..<references).map { _ in #""r/t0""# }.joined(separator: ", ")
+        let waiter = #"{"type": "drag", "name": "w", "requireToFail": [\#(waits)]}"#
+        return """
+            {"size": [100, 100], "regions": [{"id": "r", "frame": [0, 0, 100, 100],
+              "gestures": [\(names.joined(separator: ",\n")),
+                \(waiter)]}]}
+            """
+    }
+
+    @Test("a region takes 256 gestures; one more is refused with its line and path")
+    func gesturesPerRegion() throws {
+        #expect(
+            try SceneLoader.parse(Self.taps(SceneLoader.maximumGesturesPerRegion - 1), file: "s.json")
+                .regions[0].gestures.count == 256)
+        let error = try #require(throws: SceneError.self) {
+            try SceneLoader.parse(Self.taps(SceneLoader.maximumGesturesPerRegion), file: "s.json")
+        }
+        // Gesture k is on line k + 2 (the first shares line 2 with the region's gestures key): the 257th is on 258.
+        #expect(error.file == "s.json")
+        #expect(error.line == 258)
+        #expect(error.path == "regions[0].gestures[256]")
+        #expect(error.message == "one gesture more than touchd's limit of 256 on a region")
+    }
+
+    @Test("a gesture waits for at most 256 others; one more reference is refused with its path")
+    func referencesPerGesture() throws {
+        _ = try SceneLoader.parse(Self.taps(1, requireToFail: 256), file: "s.json")
+        let error = try #require(throws: SceneError.self) {
+            try SceneLoader.parse(Self.taps(1, requireToFail: 257), file: "s.json")
+        }
+        #expect(error.line == 3)
+        #expect(error.path == "regions[0].gestures[1].requireToFail[256]")
+        #expect(error.message == "one reference more than touchd's limit of 256 in a gesture")
     }
 }

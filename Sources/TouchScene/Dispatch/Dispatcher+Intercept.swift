@@ -8,15 +8,16 @@ extension Dispatcher {
         let containerChain = Set(index.chain(from: container))
         let delivered = state.deliverAt == nil
         if delivered, let target = state.target {
-            // The child already has the finger: it gets one cancel, its own recognizers too.
+            // The child already has the finger: it gets one cancel, its own recognizers too, which let go of the finger
+            // and reset at their next touch.
             let cancel = MappedFingerEvent(
                 event: FingerEvent(
                     phase: .cancel, finger: state.finger, slot: state.slot, time: time, contact: state.lastContact),
                 position: state.lastLocation)
             if !state.silent { out.append(.touch(touchEvent(state, cancel, regionNode: target, in: index))) }
-            for member in state.recognizers where !containerChain.contains(ownerOf(member)) {
-                for event in arena.recognizers[member].forceFail(at: time) {
-                    out.append(.gesture(region: index.nodes[ownerOf(member)].internedID, event))
+            for member in state.recognizers where !containerChain.contains(arena.owner(of: member)) {
+                for event in arena.recognizers[member].release(key, at: time) {
+                    out.append(.gesture(region: index.nodes[arena.owner(of: member)].internedID, event))
                 }
             }
         }

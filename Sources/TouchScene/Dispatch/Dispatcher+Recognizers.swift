@@ -29,15 +29,15 @@ extension Dispatcher {
         Unmanaged.passUnretained(arena)._withUnsafeGuaranteedRef(body)
     }
 
-    func ownerOf(_ member: Int) -> Int {
-        recognizersByNode.firstIndex { $0.contains(member) } ?? 0
-    }
-
     func makeArena(reusing reused: [String: [Recognizer]]) -> GestureArena {
         let nodes = index.nodes
         let arena = GestureArena { a, ownerA, b, ownerB in
-            let groups = nodes[ownerA].region.simultaneous + (ownerA == ownerB ? [] : nodes[ownerB].region.simultaneous)
-            return groups.contains { $0.contains(a.spec.name) && $0.contains(b.spec.name) }
+            // Each region's groups searched where they are: joining the two lists made an array for every pair.
+            func together(_ groups: [[String]]) -> Bool {
+                groups.contains { $0.contains(a.spec.name) && $0.contains(b.spec.name) }
+            }
+            return together(nodes[ownerA].region.simultaneous)
+                || (ownerA != ownerB && together(nodes[ownerB].region.simultaneous))
         }
         recognizersByNode = Array(repeating: [], count: nodes.count)
         for (node, entry) in nodes.enumerated() {

@@ -79,14 +79,16 @@ extension Dispatcher {
             kinds.formUnion(own)
         }
         guard result.contains(where: { !arena.recognizers[$0].mustFail.isEmpty }) else { return result }
+        // Each wait followed once: a blocker is its own arena index, in the chain when its owner is, and a set keeps
+        // what is taken already (searching the chain's recognizers and the result for each wait cost the cube of
+        // a region's gestures at every down).
+        let inChain = Set(chain)
+        var taken = Set(result)
         var position = 0
         while position < result.count {
             for blocker in arena.recognizers[result[position]].mustFail {
-                guard
-                    let member = chain.lazy.flatMap({ self.recognizersByNode[$0] }).first(where: {
-                        self.arena.recognizers[$0] === blocker
-                    }), !result.contains(member)
-                else { continue }
+                let member = blocker.member
+                guard inChain.contains(arena.owner(of: member)), taken.insert(member).inserted else { continue }
                 result.append(member)
             }
             position += 1

@@ -38,8 +38,9 @@ extension Dispatcher {
                             contact: state.lastContact), position: state.lastLocation)
                     out.append(.touch(touchEvent(state, last, regionNode: oldTarget, in: oldIndex)))
                 }
+                // Released, not only failed: a recognizer carried into the new arena must reset at its next touch.
                 for member in state.recognizers {
-                    for event in oldArena.recognizers[member].forceFail(at: time) {
+                    for event in oldArena.recognizers[member].release(key, at: time) {
                         out.append(.gesture(region: oldIndex.nodes[oldTarget].internedID, event))
                     }
                 }
