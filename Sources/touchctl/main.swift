@@ -2,6 +2,7 @@ import Foundation
 import TouchClient
 import TouchJSON
 import TouchPosix
+import TouchVersion
 import TouchView
 
 /// touchctl: talk to touchd over its socket.
@@ -32,7 +33,7 @@ let usage = """
 
     The socket is $TOUCHD_SOCKET, or /run/touchd/touchd.sock. A request that gets no reply within
     --timeout seconds (default 10) fails instead of waiting for ever.
-    """
+    """ + "\n\n" + TouchdVersion.helpLine
 
 func fail(_ message: String, status: Int32 = 1) -> Never {
     StandardStreams.write(Array(("touchctl: " + message + "\n").utf8), to: 2)
@@ -62,6 +63,7 @@ let replyTimeoutMilliseconds: Int = {
     return max(1, Int(seconds * 1000))
 }()
 guard let command = arguments.first else { fail(usage, status: 2) }
+if TouchdVersion.isRequest(command) { out(TouchdVersion.versionLine(program: "touchctl")); Posix.exit(0) }
 if command == "--help" || command == "-h" || command == "help" {
     out(usage)
     Posix.exit(0)

@@ -1,6 +1,7 @@
 import TouchActions
 import TouchClient
 import TouchPosix
+import TouchVersion
 
 /// touchd-actions: runs commands for gestures, from an actions file (docs/actions.md).
 let usage = """
@@ -17,7 +18,7 @@ let usage = """
 
     Exit status: 0 stopped by SIGTERM or SIGINT (or --check passed); 2 a usage error; 78 the actions file is
     unreadable or invalid, or touchd refused its regions.
-    """
+    """ + "\n\n" + TouchdVersion.helpLine
 
 func fail(_ message: String, status: Int32) -> Never {
     StandardStreams.write(Array(("touchd-actions: " + message + "\n").utf8), to: 2)
@@ -52,6 +53,9 @@ while !arguments.isEmpty {
         guard let parsed = LogLevel(name: name) else { fail("unknown log level '\(name)'", status: 2) }
         level = parsed
     case "--check": checkOnly = true
+    case let version where TouchdVersion.isRequest(version):
+        StandardStreams.write(Array((TouchdVersion.versionLine(program: "touchd-actions") + "\n").utf8), to: 1)
+        Posix.exit(0)
     case "-h", "--help":
         StandardStreams.write(Array((usage + "\n").utf8), to: 1)
         Posix.exit(0)
