@@ -20,6 +20,14 @@ let crossModule: [SwiftSetting] = [
 let uncheckedExclusivity: [SwiftSetting] =
     crossModule + [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
 
+// `git describe` of the checkout, when the build passes it (debian/rules does): --version prints it beside the package
+// version (Sources/TouchVersion). Only characters git describe writes are taken, so the C string needs no escaping.
+let gitDescription = (Context.environment["TOUCHD_GIT_DESCRIBE"] ?? "").filter {
+    $0.isASCII && ($0.isLetter || $0.isNumber || "._+-".contains($0))
+}
+let buildDescription: [CSetting] =
+    gitDescription.isEmpty ? [] : [.define("TOUCHD_GIT_DESCRIBE", to: "\"\(gitDescription)\"")]
+
 let package = Package(
     name: "touchd",
     products: [
@@ -48,6 +56,10 @@ let package = Package(
         .systemLibrary(
             name: "CSystemd", path: "Sources/CSystemd", pkgConfig: "libsystemd",
             providers: [.apt(["libsystemd-dev"])]),
+
+        // The version every program prints (one source: Sources/TouchVersion), with the build's git description.
+        .target(name: "CTouchBuild", cSettings: buildDescription),
+        .target(name: "TouchVersion", dependencies: ["CTouchBuild"]),
 
         // Pure layers.
         // libm: the pure core uses sqrt without Foundation, and nothing else would link it.
@@ -83,7 +95,7 @@ let package = Package(
             dependencies: [
                 // No C module: every system call goes through TouchPosix or TouchDevice.
                 "TouchCore", "TouchFormats", "TouchJSON", "TouchScene", "TouchWire", "TouchEngine", "TouchDevice",
-                "TouchPosix",
+                "TouchPosix", "TouchVersion",
             ],
             swiftSettings: uncheckedExclusivity),
 
@@ -92,18 +104,20 @@ let package = Package(
             name: "TouchdCLI",
             dependencies: [
                 "TouchCore", "TouchFormats", "TouchGestures", "TouchScene", "TouchWire", "TouchEngine", "TouchDevice",
-                "TouchDaemon", "TouchPosix",
+                "TouchDaemon", "TouchPosix", "TouchVersion",
             ],
             swiftSettings: uncheckedExclusivity),
         .executableTarget(name: "touchd", dependencies: ["TouchdCLI", "TouchPosix"]),
         .executableTarget(
-            name: "touchctl", dependencies: ["TouchClient", "TouchJSON", "TouchPosix", "TouchScene", "TouchView"]),
+            name: "touchctl",
+            dependencies: ["TouchClient", "TouchJSON", "TouchPosix", "TouchScene", "TouchView", "TouchVersion"]),
         // Gestures to commands in the user's session (issue 15, docs/actions.md): the logic in a library, so the
         // file's validation, the matcher and the command pool are tested without a process.
         .target(
             name: "TouchActions",
             dependencies: ["TouchClient", "TouchJSON", "TouchGestures", "TouchScene", "TouchPosix", "CShims"]),
-        .executableTarget(name: "touchd-actions", dependencies: ["TouchActions", "TouchClient", "TouchPosix"]),
+        .executableTarget(
+            name: "touchd-actions", dependencies: ["TouchActions", "TouchClient", "TouchPosix", "TouchVersion"]),
 
         // Benchmarks (issue 6): release builds, printed figures; CAllocCounter counts heap allocations.
         .target(name: "CAllocCounter"),
@@ -120,6 +134,7 @@ let package = Package(
         .testTarget(name: "TouchCoreTests", dependencies: ["TouchCore", "TouchTestKit"]),
         .testTarget(name: "TouchFormatsTests", dependencies: ["TouchCore", "TouchFormats", "TouchTestKit"]),
         .testTarget(name: "TouchJSONTests", dependencies: ["TouchJSON"]),
+        .testTarget(name: "TouchVersionTests", dependencies: ["TouchVersion"]),
         .testTarget(
             name: "TouchSceneTests",
             dependencies: ["TouchCore", "TouchScene", "TouchGestures", "TouchFormats", "TouchTestKit"]),

@@ -4,6 +4,7 @@ import TouchEngine
 import TouchFormats
 import TouchPosix
 import TouchScene
+import TouchVersion
 
 /// The daemon: an adapter around the engine (TouchEngine). One thread, one epoll loop owning the devices, one
 /// timer, signals, the listening socket and every client; it moves bytes and events in, carries the engine's
@@ -29,7 +30,7 @@ public final class Daemon {
         public init() {}
     }
 
-    public static let version = "0.1.0"
+    public static let version = TouchdVersion.description
     /// The largest scene file the daemon reads (a 10,000-region scene is about 2 MB).
     public static let maximumSceneBytes = 16 << 20
 

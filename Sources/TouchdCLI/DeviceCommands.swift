@@ -4,6 +4,7 @@ import TouchDaemon
 import TouchDevice
 import TouchFormats
 import TouchPosix
+import TouchVersion
 
 /// `touchd list-devices`: every input device, whether touchd would use it and why.
 public enum ListDevicesCommand {
@@ -23,7 +24,7 @@ public enum ListDevicesCommand {
             }
             let config = try loadConfig(parsed["config"])
             let udev = try Udev()
-            var out = ""
+            var out = "touchd \(TouchdVersion.description)\n"
             let devices = udev.inputDevices()
             if devices.isEmpty { out += "no input devices (is /dev/input there, and readable?)\n" }
             if !Udev.udevdRunning {

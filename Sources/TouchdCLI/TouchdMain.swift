@@ -1,8 +1,9 @@
 import TouchPosix
+import TouchVersion
 
 /// `touchd COMMAND ...`: hands each subcommand to its own type, as libinput's tool does.
 public enum TouchdMain {
-    public static let version = "0.1.0"
+    public static let version = TouchdVersion.description
 
     static let commands: [(name: String, summary: String)] = [
         ("run", "the daemon: touchscreens (or --replay FILE) in, the socket protocol out"),
@@ -30,7 +31,7 @@ public enum TouchdMain {
             return ListDevicesCommand.run(rest)
         case "record":
             return RecordCommand.run(rest)
-        case "--version", "version":
+        case "--version", "-V", "version":
             StandardStreams.write(Array("touchd \(version)\n".utf8), to: 1)
             return 0
         case "--help", "-h", "help":
@@ -46,6 +47,7 @@ public enum TouchdMain {
     static var usage: String {
         "usage: touchd COMMAND [options]\n\ncommands:\n"
             + commands.map { "  " + $0.name + String(repeating: " ", count: 14 - $0.name.count) + $0.summary }
-            .joined(separator: "\n") + "\n\n'touchd COMMAND --help' shows a command's options."
+            .joined(separator: "\n") + "\n\n'touchd COMMAND --help' shows a command's options.\n"
+            + TouchdVersion.helpLine
     }
 }

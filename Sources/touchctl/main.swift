@@ -2,6 +2,7 @@ import Foundation
 import TouchClient
 import TouchJSON
 import TouchPosix
+import TouchVersion
 import TouchView
 
 /// touchctl: talk to touchd over its socket.
@@ -34,7 +35,7 @@ let usage = """
     --timeout seconds (default 10) fails instead of waiting for ever. monitor runs until --count events are
     printed; touchd going away before that is an error (69), with touchd's reason on stderr.
 
-    """ + ExitStatus.help
+    """ + ExitStatus.help + "\n\n" + TouchdVersion.helpLine
 
 func fail(_ message: String, status: Int32) -> Never {
     StandardStreams.write(Array(("touchctl: " + message + "\n").utf8), to: 2)
@@ -78,6 +79,10 @@ let replyTimeoutMilliseconds: Int = {
     return max(1, Int(seconds * 1000))
 }()
 guard let command = arguments.first else { fail(usage, status: ExitStatus.usage) }
+if TouchdVersion.isRequest(command) {
+    out(TouchdVersion.versionLine(program: "touchctl"))
+    Posix.exit(0)
+}
 if command == "--help" || command == "-h" || command == "help" {
     out(usage)
     Posix.exit(0)

@@ -1,6 +1,7 @@
 import TouchActions
 import TouchClient
 import TouchPosix
+import TouchVersion
 
 /// touchd-actions: runs commands for gestures, from an actions file (docs/actions.md).
 let usage = """
@@ -16,7 +17,7 @@ let usage = """
       --check            validate the file, print what it holds, and exit
 
     \(ActionsExit.summary)
-    """
+    """ + "\n\n" + TouchdVersion.helpLine
 
 func fail(_ message: String, status: Int32) -> Never {
     StandardStreams.write(Array(("touchd-actions: " + message + "\n").utf8), to: 2)
@@ -53,6 +54,9 @@ while !arguments.isEmpty {
         }
         level = parsed
     case "--check": checkOnly = true
+    case let version where TouchdVersion.isRequest(version):
+        StandardStreams.write(Array((TouchdVersion.versionLine(program: "touchd-actions") + "\n").utf8), to: 1)
+        Posix.exit(0)
     case "-h", "--help":
         StandardStreams.write(Array((usage + "\n").utf8), to: 1)
         Posix.exit(0)
