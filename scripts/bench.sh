@@ -252,6 +252,31 @@ row 8 "replay cost per touch, $GESTURES_MAX gestures on its region" \
     "$per_touch ms ($(awk -v f="$best_few" -v m="$best_many" 'BEGIN{printf "5 taps %.0f ms, 105 taps %.0f ms", f * 1000, m * 1000}'))" \
     "<= 10 ms" "$(verdict "$per_touch <= 10")"
 
+# 9-11. One client against everyone's touches (issue 24): a subscriber reads a 100 Hz replay's touches while a client
+# pipelines 10,000 update-region requests on a 10,000-region scene (9), or a client without the scene permission
+# floods 230 kB set-scenes (10); the worst delay of a touch against its due time, then SIGTERM during the attack (11).
+STALL_REGIONS=10000; STALL_SECONDS=3
+[ $SMOKE = 0 ] || { STALL_REGIONS=1000; STALL_SECONDS=1; }
+s_edit=$("$BENCH" stall "$TOUCHD" edits "$STALL_REGIONS" "$STALL_SECONDS")
+s_flood=$("$BENCH" stall "$TOUCHD" refused-scenes "$STALL_REGIONS" "$STALL_SECONDS")
+s_none=$("$BENCH" stall "$TOUCHD" none "$STALL_REGIONS" "$STALL_SECONDS")
+stall_ms() { echo "$1" | field max_us | awk '{printf "%.1f", $1 / 1000}'; }
+row 9 "worst touch delay, 10,000 edits pipelined, $STALL_REGIONS regions" \
+    "$(stall_ms "$s_edit") ms (p99 $(echo "$s_edit" | field p99_us | awk '{printf "%.1f", $1 / 1000}') ms; none: $(stall_ms "$s_none") ms)" \
+    "<= 20 ms" "$(verdict "$(echo "$s_edit" | field max_us) <= 20000")"
+row 10 "worst touch delay, unpermitted 230 kB set-scene flood" \
+    "$(stall_ms "$s_flood") ms (p99 $(echo "$s_flood" | field p99_us | awk '{printf "%.1f", $1 / 1000}') ms)" \
+    "<= 5 ms" "$(verdict "$(echo "$s_flood" | field max_us) <= 5000")"
+exit_worst=$(printf '%s\n' "$s_edit" "$s_flood" | awk '{for (i = 1; i < NF; i++) if ($i == "exit_ms" && $(i + 1) > m) m = $(i + 1)} END{print m}')
+row 11 "SIGTERM to exit under either attack" "$exit_worst ms" "<= 1000 ms" "$(verdict "$exit_worst <= 1000")"
+
+for n in 1000 $( [ $SMOKE = 1 ] || echo 10000 ); do
+    e=$("$BENCH" edits "$n" $( [ "$n" = 1000 ] && echo 300 || echo 50 ))
+    row "" "update-region in process, $n regions" "$(echo "$e" | awk '{printf "mean %.1f ms, max %.1f ms", $6 / 1000, $8 / 1000}')" "" ""
+done
+e=$("$BENCH" refused-scenes 6000 20)
+row "" "refused 230 kB set-scene in process" "$(echo "$e" | awk '{printf "mean %.2f ms, longest turn %.2f ms", $6 / 1000, $10 / 1000}')" "" ""
+
 # More figures, without targets: the decoder alone, hit tests, fan-out to fewer clients, and the old 100-thread client.
 d=$("$BENCH" decoder "$WORK/looped.raw" "$WORK/looped.evemu")
 row "" "decoder alone" "$(echo "$d" | awk '{printf "%.1f M events/s, %s ns/event, %s allocations/frame", $6 / 1e6, $8, $10}')" "" ""

@@ -27,9 +27,9 @@ public struct RegionIDs {
 /// thrown, naming file, line, JSON path and what is wrong, and nothing of a refused scene is used.
 public enum SceneLoader {
     public static let supportedVersion = 1
-    /// Regions in a scene, children included. Each edit (add-region, update-region, remove-region) rebuilds the whole
-    /// scene on the event loop (measured: 0.7 ms at 100 regions, 6 ms at 1,000, over 100 ms at 10,000): the bound
-    /// keeps a permitted client's edits from stalling the touches longer than that.
+    /// Regions in a scene, children included. An edit checks only the region it names, but putting it in force
+    /// rebuilds the hit-test index on the event loop (docs/scene.md gives the measured cost): the bound keeps a
+    /// permitted client's edits from stalling the touches for longer than that.
     public static let maximumRegions = 10_000
     /// Gestures on one region, and references in one gesture's `requireToFail`. A tap waits for every tap of more
     /// taps on its region, so a region's waits grow with the square of its gestures, and each lift weighs them: at
