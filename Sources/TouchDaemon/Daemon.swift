@@ -215,6 +215,8 @@ public final class Daemon {
     func timerFired() {
         let time = now
         playReplay(upTo: time)
+        // The replay's touches leave before the timer's other work, which may be a client's deferred scene edit.
+        pump()
         engine.advance(to: time)
         pump()
     }
