@@ -22,7 +22,7 @@ DOCDIR=${DOCDIR:-$PREFIX/share/doc/touchd}
 
 files=(
     "$PREFIX/bin/touchd" "$PREFIX/bin/touchctl" "$PREFIX/bin/touchd-actions" "$USERUNITDIR/touchd-actions.service"
-    "$DOCDIR/actions.md" "$DOCDIR/actions.example.json"
+    "$DOCDIR/actions.md" "$DOCDIR/actions.example.json" "$DOCDIR/touchd.example.json"
     "$UNITDIR/touchd.service" "$UNITDIR/touchd.socket"
     "$UDEVDIR/60-touchd.rules" "$SYSUSERSDIR/touchd.conf"
     "$DOCDIR/README.md" "$DOCDIR/protocol.md" "$DOCDIR/scene.md" "$DOCDIR/configuration.md" "$DOCDIR/decoding.md"
@@ -60,6 +60,7 @@ sed "s|/usr/bin/touchd-actions|$PREFIX/bin/touchd-actions|; s|/usr/share/doc/tou
     > "$scratch/touchd-actions.service"
 install -D -m 0644 "$scratch/touchd-actions.service" "$DESTDIR$USERUNITDIR/touchd-actions.service"
 install -D -m 0644 config/actions.example.json "$DESTDIR$DOCDIR/actions.example.json"
+install -D -m 0644 config/touchd.example.json "$DESTDIR$DOCDIR/touchd.example.json"
 sed "s|/usr/bin/touchd|$PREFIX/bin/touchd|; s|/etc/touchd/|$SYSCONFDIR/touchd/|g" systemd/touchd.service \
     > "$scratch/touchd.service"
 install -D -m 0644 "$scratch/touchd.service" "$DESTDIR$UNITDIR/touchd.service"

@@ -267,7 +267,10 @@ public enum ConfigLoader {
         } catch {
             throw JSONFieldError(
                 line: error.line, path: error.path,
-                message: error.message + " (the \(name) filter takes \(allowed.joined(separator: ", ")))")
+                message: error.message
+                    + (allowed.isEmpty
+                        ? " (the \(name) filter takes no parameters)"
+                        : " (the \(name) filter takes \(allowed.joined(separator: ", ")))"))
         }
         do {
             return try JitterFilter.make(name: name, parameters: parameters)

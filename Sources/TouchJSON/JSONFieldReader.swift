@@ -62,7 +62,10 @@ public struct JSONObjectReader {
     public mutating func integer(_ key: String, in range: ClosedRange<Int>) throws(JSONFieldError) -> Int? {
         guard let number = try number(key) else { return nil }
         guard number.rounded() == number, let value = Int(exactly: number), range.contains(value) else {
-            throw error(key, "expected a whole number from \(range.lowerBound) to \(range.upperBound), found \(number)")
+            throw error(
+                key,
+                "expected a whole number from \(range.lowerBound) to \(range.upperBound), found \(NumberText.text(number))"
+            )
         }
         return value
     }

@@ -19,5 +19,10 @@ public struct JSONFileError: Error, Equatable, Sendable, CustomStringConvertible
         self.init(file: file, line: error.line, path: error.path, message: error.message)
     }
 
-    public var description: String { "\(file):\(line): \(path.isEmpty ? "(document)" : path): \(message)" }
+    /// Line 0 is no line (the file could not be read, or a field checked after parsing has no line): the file
+    /// alone, then the path if there is one (`nosuch.json: cannot open: No such file or directory`).
+    public var description: String {
+        guard line > 0 else { return "\(file): " + (path.isEmpty ? "" : path + ": ") + message }
+        return "\(file):\(line): \(path.isEmpty ? "(document)" : path): \(message)"
+    }
 }

@@ -48,13 +48,17 @@ public struct Logger: Sendable {
         self.program = program
     }
 
+    /// Writes one line. The whole message is escaped here (`ControlEscaping`), whoever built it and from whatever
+    /// foreign strings: a region id holding `\n<0>` cannot start a line of its own, which journald would read as
+    /// an emergency and broadcast to every terminal.
     public func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
         guard level <= threshold else { return }
+        let text = ControlEscaping.escaped(message())
         switch style {
         case .journald:
-            handler.write("<\(level.rawValue)>" + message())
+            handler.write("<\(level.rawValue)>" + text)
         case .plain:
-            handler.write("\(program): \(Self.label(level)): " + message())
+            handler.write("\(program): \(Self.label(level)): " + text)
         }
     }
 

@@ -8,10 +8,9 @@ public struct StderrLogHandler: LogHandler {
         StandardStreams.write(bytes, to: 2)
     }
 
-    /// journald style when stderr goes to the journal (systemd sets JOURNAL_STREAM) or is not a terminal.
-    public static var preferredStyle: Logger.Style {
-        Posix.environment("JOURNAL_STREAM") != nil || !Posix.isTerminal(2) ? .journald : .plain
-    }
+    /// journald style when stderr is the journal (`JournalStream`); anywhere else (a terminal, a pipe, a file) the
+    /// same lines with the program's name and the level in words, which a person or a script can read.
+    public static var preferredStyle: Logger.Style { JournalStream.isStandardError ? .journald : .plain }
 }
 
 /// Buffered output to stdout, flushed in large writes; replay output can be millions of lines.

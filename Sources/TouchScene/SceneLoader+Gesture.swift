@@ -39,13 +39,13 @@ extension SceneLoader {
         }
         if let movement = try reader.number("allowableMovement") {
             guard movement >= 0 else {
-                throw reader.error("allowableMovement", "must not be negative, found \(movement)")
+                throw reader.error("allowableMovement", "must not be negative, found \(NumberText.text(movement))")
             }
             spec.allowableMovement = movement
         }
         if let distance = try reader.number("minimumDistance") {
             guard distance >= 0 else {
-                throw reader.error("minimumDistance", "must not be negative, found \(distance)")
+                throw reader.error("minimumDistance", "must not be negative, found \(NumberText.text(distance))")
             }
             spec.minimumDistance = distance
         }

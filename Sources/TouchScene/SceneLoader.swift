@@ -125,7 +125,7 @@ public enum SceneLoader {
         region.enabled = try reader.bool("enabled") ?? true
         if let alpha = try reader.number("alpha") {
             guard (0...1).contains(alpha) else {
-                throw reader.error("alpha", "must be between 0 and 1, found \(alpha)")
+                throw reader.error("alpha", "must be between 0 and 1, found \(NumberText.text(alpha))")
             }
             region.alpha = alpha
         }

@@ -14,12 +14,20 @@ public enum ListDevicesCommand {
             help: "configuration whose device rules apply (default /etc/touchd/touchd.json)")
     ])
 
-    public static func run(_ arguments: [String]) -> Int32 {
+    static let exitStatuses = exitStatusHelp([
+        (.usage, "a wrong command line"),
+        (.osError, "libudev cannot be used"),
+        (.configuration, "the configuration is missing or wrong"),
+    ])
+
+    public static func run(_ arguments: [String], logger: Logger) -> Int32 {
         do {
             let parsed = try parser.parse(arguments)
             if parsed.has("help") {
                 StandardStreams.write(
-                    Array(("usage: touchd list-devices [--config FILE]\n\n" + parser.helpText + "\n").utf8), to: 1)
+                    Array(
+                        ("usage: touchd list-devices [--config FILE]\n\n" + parser.helpText + "\n" + exitStatuses).utf8),
+                    to: 1)
                 return 0
             }
             let config = try loadConfig(parsed["config"])
@@ -34,8 +42,8 @@ public enum ListDevicesCommand {
             StandardStreams.write(Array(out.utf8), to: 1)
             return 0
         } catch {
-            StderrLogHandler().write("touchd list-devices: \(error)")
-            return 1
+            logger.error("list-devices: \(error)")
+            return CommandFailure.status(of: error, jsonFiles: .configuration).rawValue
         }
     }
 
@@ -99,59 +107,90 @@ public enum RecordCommand {
         .value("output", short: "o", "FILE", help: "write here (default: standard output)"),
         .value("duration", "SECONDS", help: "stop after this long (default: until interrupted)"),
     ])
+    static let usage =
+        "usage: touchd record [DEVICE] [-o FILE] [--duration SECONDS]\n\nRecords a device as evemu 1.3; without DEVICE, asks which.\n\n"
+    static let exitStatuses = exitStatusHelp([
+        (.usage, "a wrong command line, or an answer that names no listed device"),
+        (.noInput, "the device cannot be opened"),
+        (.unavailable, "there is no input device to choose from"),
+        (.osError, "a system call failed"),
+        (.cannotCreate, "the output file cannot be created"),
+    ])
 
-    public static func run(_ arguments: [String]) -> Int32 {
+    public static func run(_ arguments: [String], logger: Logger) -> Int32 {
         do {
             let parsed = try parser.parse(arguments)
             if parsed.has("help") {
-                StandardStreams.write(
-                    Array(
-                        ("usage: touchd record [DEVICE] [-o FILE] [--duration SECONDS]\n\nRecords a device as evemu 1.3; without DEVICE, asks which.\n\n"
-                            + parser.helpText + "\n").utf8), to: 1)
+                StandardStreams.write(Array((usage + parser.helpText + "\n" + exitStatuses).utf8), to: 1)
                 return 0
             }
             let duration = try parsed.value("duration", expected: "seconds") {
                 Double($0).flatMap { $0 > 0 ? $0 : nil }
             }
             let node = try parsed.positionals.first ?? choose()
-            let device = try EvdevDevice(node: node)
+            let device: EvdevDevice
+            do {
+                device = try EvdevDevice(node: node)
+            } catch {
+                throw RecordError.cannotOpen(error)
+            }
             let output: Int32
             if let path = parsed["output"] {
-                output = try Posix.createFile(path, mode: 0o644)
+                do {
+                    output = try Posix.createFile(path, mode: 0o644)
+                } catch {
+                    throw FileError(path: path, stage: .create, message: "cannot create the recording: \(error)")
+                }
             } else {
                 output = 1
             }
             defer { if output != 1 { Posix.close(output) } }
             StandardStreams.write(Array(EvemuWriter.writeDescription(device.description).utf8), to: output)
-            StderrLogHandler().write("recording \(node) \"\(device.description.name)\"; Ctrl-C stops")
+            logger.notice("recording \(node) \"\(device.description.name)\"; Ctrl-C stops")
             let count = try record(device, to: output, duration: duration)
-            StderrLogHandler().write("recorded \(count) events")
+            logger.notice("recorded \(count) events")
             return 0
-        } catch let error as ArgumentError {
-            StderrLogHandler().write("touchd record: \(error)")
-            return 2
         } catch {
-            StderrLogHandler().write("touchd record: \(error)")
-            return 1
+            logger.error("record: \(error)")
+            return CommandFailure.status(of: error, jsonFiles: .input).rawValue
         }
     }
 
     /// Like evemu-record: list the devices and read a number from standard input.
     static func choose() throws -> String {
-        let devices = try Udev().inputDevices()
-        var prompt = "Available devices:\n"
-        for info in devices {
-            let name = (try? EvdevDevice(node: info.node))?.description.name ?? "(cannot open)"
-            prompt += "\(info.node):\t\(name)\n"
+        let devices = try Udev().inputDevices().map { info in
+            (node: info.node, name: (try? EvdevDevice(node: info.node))?.description.name ?? "(cannot open)")
         }
-        prompt += "Select the device event number [0-\(devices.count - 1)]: "
-        StandardStreams.write(Array(prompt.utf8), to: 2)
-        guard let line = readLine(), case let fields = line.split(whereSeparator: \.isWhitespace), fields.count == 1,
-            let number = Int(fields[0])
+        StandardStreams.write(Array(try menu(devices).utf8), to: 2)
+        return try node(answer: readLine(), devices: devices)
+    }
+
+    /// The list and the question, or `RecordError.noDevice` when there is nothing to choose: a prompt then would
+    /// wait for an answer that can name nothing.
+    static func menu(_ devices: [(node: String, name: String)]) throws(RecordError) -> String {
+        let numbers = devices.compactMap { eventNumber($0.node) }
+        guard let lowest = numbers.min(), let highest = numbers.max() else { throw RecordError.noDevice }
+        var text = "Available devices:\n"
+        for device in devices { text += device.node + ":\t" + ControlEscaping.escaped(device.name) + "\n" }
+        return text + "Select the device event number [\(lowest)-\(highest)]: "
+    }
+
+    /// The node of the listed device whose event number `answer` is.
+    static func node(answer: String?, devices: [(node: String, name: String)]) throws(RecordError) -> String {
+        let fields = (answer ?? "").split(whereSeparator: \.isWhitespace)
+        guard fields.count == 1, let number = Int(fields[0]),
+            let device = devices.first(where: { eventNumber($0.node) == number })
         else {
-            throw ArgumentError.missingArgument("DEVICE")
+            throw RecordError.noSuchChoice(answer ?? "")
         }
-        return "/dev/input/event\(number)"
+        return device.node
+    }
+
+    /// 3 for `/dev/input/event3`.
+    static func eventNumber(_ node: String) -> Int? {
+        let digits = node.reversed().prefix { $0.isASCII && $0.isNumber }
+        guard !digits.isEmpty, node.dropLast(digits.count).hasSuffix("event") else { return nil }
+        return Int(String(digits.reversed()))
     }
 
     /// Streams events as they come (nothing is lost if touchd is killed), times relative to the first event as
@@ -185,6 +224,31 @@ public enum RecordCommand {
     }
 }
 
+/// Why `touchd record` cannot record.
+enum RecordError: Error, CustomStringConvertible {
+    /// No input device under /dev/input, or none this user can see.
+    case noDevice
+    case noSuchChoice(String)
+    case cannotOpen(SystemError)
+
+    var description: String {
+        switch self {
+        case .noDevice:
+            "no input device to record (is /dev/input there, and may this user read it?); name one as DEVICE"
+        case .noSuchChoice(let answer): "'\(answer)' is not the event number of a listed device"
+        case .cannotOpen(let error): "\(error)"
+        }
+    }
+
+    var status: ExitStatus {
+        switch self {
+        case .noDevice: .unavailable
+        case .noSuchChoice: .usage
+        case .cannotOpen: .noInput
+        }
+    }
+}
+
 /// `touchd describe FILE`: what a recording holds.
 public enum DescribeCommand {
     public static let parser = ArgumentParser([
@@ -192,26 +256,32 @@ public enum DescribeCommand {
     ])
     static let usage = "usage: touchd describe FILE [--desc FILE]\n\nSummarises a recording: device, axes, touches.\n\n"
 
-    public static func run(_ arguments: [String]) -> Int32 {
+    static let exitStatuses = exitStatusHelp([
+        (.usage, "a wrong command line"),
+        (.dataError, "the recording or its --desc is malformed"),
+        (.noInput, "one of them cannot be read"),
+    ])
+
+    public static func run(_ arguments: [String], logger: Logger) -> Int32 {
         do {
             let parsed = try parser.parse(arguments)
             if parsed.has("help") {
-                StandardStreams.write(Array((usage + parser.helpText + "\n").utf8), to: 1)
+                StandardStreams.write(Array((usage + parser.helpText + "\n" + exitStatuses).utf8), to: 1)
                 return 0
             }
             guard let file = parsed.positionals.first, parsed.positionals.count == 1 else {
                 StderrLogHandler().write(usage + parser.helpText)
-                return 2
+                return ExitStatus.usage.rawValue
             }
             let descPath = parsed["desc"]
             let recording = try RecordingLoader.load(path: file, descriptionPath: descPath)
             let summary = try ReplayDriver(recording: recording, settings: ReplayDriver.Settings()).run { _ in }
-            StandardStreams.write(
-                Array((summary.report(file: file, recording: recording).joined(separator: "\n") + "\n").utf8), to: 1)
+            let lines = summary.report(file: file, recording: recording).map(ControlEscaping.escaped)
+            StandardStreams.write(Array((lines.joined(separator: "\n") + "\n").utf8), to: 1)
             return 0
         } catch {
-            StderrLogHandler().write("touchd describe: \(error)")
-            return 1
+            logger.error("describe: \(error)")
+            return CommandFailure.status(of: error, jsonFiles: .input).rawValue
         }
     }
 }

@@ -37,12 +37,19 @@ public enum ReplayCommand {
 
     public static let usage =
         "usage: touchd replay FILE [options]\n\nPrints the finger stream of a recorded evdev log (FILE - reads standard input).\n\n"
+    static let exitStatuses = exitStatusHelp([
+        (.usage, "a wrong command line"),
+        (.dataError, "the recording, its --desc or the --scene is malformed"),
+        (.noInput, "one of them cannot be opened"),
+        (.cannotCreate, "the --svg or --html file cannot be created"),
+        (.ioError, "reading an input or writing an output failed midway"),
+    ])
 
     public static func run(_ arguments: [String], logger: Logger) -> Int32 {
         do {
             let parsed = try parser.parse(arguments)
             if parsed.has("help") {
-                StandardStreams.write(Array((usage + parser.helpText + "\n").utf8), to: 1)
+                StandardStreams.write(Array((usage + parser.helpText + "\n" + exitStatuses).utf8), to: 1)
                 return 0
             }
             guard parsed.positionals.count == 1 else {
@@ -97,19 +104,21 @@ public enum ReplayCommand {
             }
             if !parsed.has("quiet") {
                 let name = RecordingLoader.displayName(for: file)
-                for line in summary.report(file: name, info: recording.info) { StderrLogHandler().write(line) }
+                for line in summary.report(file: name, info: recording.info) {
+                    StderrLogHandler().write(ControlEscaping.escaped(line))
+                }
             }
             return 0
         } catch let error as ArgumentError {
             logger.error("replay: \(error)")
             StderrLogHandler().write(usage + parser.helpText)
-            return 2
+            return ExitStatus.usage.rawValue
         } catch let error as RecordingError where error.kind == .changed {
             logger.error("replay: \(error)")
             return changedFileStatus
         } catch {
             logger.error("replay: \(error)")
-            return 1
+            return CommandFailure.status(of: error, jsonFiles: .input).rawValue
         }
     }
 
@@ -156,8 +165,11 @@ public enum ReplayCommand {
     }
 }
 
+/// An output file (`--svg`, `--html`, `record -o`) that could not be created or written.
 struct FileError: Error, CustomStringConvertible {
+    enum Stage { case create, write }
     var path: String
+    var stage: Stage
     var message: String
     var description: String { "\(path): \(message)" }
 }
@@ -167,12 +179,17 @@ struct FileError: Error, CustomStringConvertible {
 /// the path: it replaced a symlink, or, for root, `/dev/stdout` itself, with a regular file, and reported success
 /// on /dev/full.)
 func write(_ text: String, to path: String, what: String) throws(FileError) {
+    let fd: Int32
     do {
-        let fd = try Posix.createFile(path)
-        defer { Posix.close(fd) }
+        fd = try Posix.createFile(path)
+    } catch {
+        throw FileError(path: path, stage: .create, message: "cannot write \(what): \(error)")
+    }
+    defer { Posix.close(fd) }
+    do {
         try Posix.writeAll(fd, Array(text.utf8))
     } catch {
-        throw FileError(path: path, message: "cannot write \(what): \(error)")
+        throw FileError(path: path, stage: .write, message: "cannot write \(what): \(error)")
     }
 }
 

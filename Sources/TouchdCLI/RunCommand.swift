@@ -22,6 +22,14 @@ public enum RunCommand {
 
     public static let usage =
         "usage: touchd run [options]\n\nRuns the daemon: touchscreens (or --replay) in, the socket protocol out.\n\n"
+    static let exitStatuses = exitStatusHelp([
+        (.usage, "a wrong command line"),
+        (.dataError, "the --replay recording is malformed"),
+        (.noInput, "the --replay recording cannot be read"),
+        (.osError, "a system call failed"),
+        (.cannotCreate, "the socket cannot be put in place"),
+        (.configuration, "the configuration or its scene is missing or wrong (touchd.service does not restart on it)"),
+    ])
     public static let defaultConfigPath = "/etc/touchd/touchd.json"
 
     public static func run(_ arguments: [String]) -> Int32 {
@@ -29,7 +37,7 @@ public enum RunCommand {
         do {
             let parsed = try parser.parse(arguments)
             if parsed.has("help") {
-                StandardStreams.write(Array((usage + parser.helpText + "\n").utf8), to: 1)
+                StandardStreams.write(Array((usage + parser.helpText + "\n" + exitStatuses).utf8), to: 1)
                 return 0
             }
             if let extra = parsed.positionals.first { throw ArgumentError.unexpectedArgument(extra) }
@@ -71,10 +79,10 @@ public enum RunCommand {
         } catch let error as ArgumentError {
             logger.error("run: \(error)")
             StderrLogHandler().write(usage + parser.helpText)
-            return 2
+            return ExitStatus.usage.rawValue
         } catch {
-            logger.error("\(error)")
-            return 1
+            logger.error("run: \(error)")
+            return CommandFailure.status(of: error, jsonFiles: .configuration).rawValue
         }
     }
 }

@@ -17,7 +17,7 @@ public enum TouchdMain {
         let logger = Logger(threshold: .info, style: StderrLogHandler.preferredStyle, handler: StderrLogHandler())
         guard let command = arguments.first else {
             StderrLogHandler().write(usage)
-            return 2
+            return ExitStatus.usage.rawValue
         }
         let rest = Array(arguments.dropFirst())
         switch command {
@@ -26,11 +26,11 @@ public enum TouchdMain {
         case "run":
             return RunCommand.run(rest)
         case "describe":
-            return DescribeCommand.run(rest)
+            return DescribeCommand.run(rest, logger: logger)
         case "list-devices":
-            return ListDevicesCommand.run(rest)
+            return ListDevicesCommand.run(rest, logger: logger)
         case "record":
-            return RecordCommand.run(rest)
+            return RecordCommand.run(rest, logger: logger)
         case "--version", "-V", "version":
             StandardStreams.write(Array("touchd \(version)\n".utf8), to: 1)
             return 0
@@ -40,14 +40,24 @@ public enum TouchdMain {
         default:
             logger.error("unknown command '\(command)'")
             StderrLogHandler().write(usage)
-            return 2
+            return ExitStatus.usage.rawValue
         }
     }
 
     static var usage: String {
         "usage: touchd COMMAND [options]\n\ncommands:\n"
             + commands.map { "  " + $0.name + String(repeating: " ", count: 14 - $0.name.count) + $0.summary }
-            .joined(separator: "\n") + "\n\n'touchd COMMAND --help' shows a command's options.\n"
+            .joined(separator: "\n")
+            + "\n\n'touchd COMMAND --help' shows a command's options and the exit statuses it uses (sysexits(3)):\n"
+            + "  0 success, 64 usage, 65 bad input data, 66 an input that cannot be read, 69 no device,\n"
+            + "  71 a system call failed, 73 an output that cannot be created, 74 an I/O error,\n"
+            + "  78 a missing or bad configuration, 1 anything else.\n\n"
             + TouchdVersion.helpLine
     }
+}
+
+/// The `exit status:` part of a command's help.
+func exitStatusHelp(_ meanings: [(ExitStatus, String)]) -> String {
+    "\nexit status:\n" + ExitStatus.helpLines([(.success, "success")] + meanings + [(.failure, "any other failure")])
+        + "\n"
 }

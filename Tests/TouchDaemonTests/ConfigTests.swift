@@ -5,18 +5,35 @@ import TouchTestKit
 
 @Suite("Configuration")
 struct ConfigTests {
-    @Test("the shipped config/touchd.json loads, and device rules merge with the last match winning")
+    @Test("the shipped config/touchd.json loads and has no device rule: it rotates, pins, grabs and ignores nothing")
     func shippedConfig() throws {
         let config = try ConfigLoader.load(path: SharedRecordings.repositoryRoot + "/config/touchd.json")
         #expect(config.socket.path == "/run/touchd/touchd.sock")
         #expect(config.socket.mode == 0o660)
         #expect(config.clients.sceneGroups == ["touchd-admin"])
+        #expect(config.devices.isEmpty)
+        let egalax = config.rules(
+            name: "eGalax Inc. USB TouchController", node: "/dev/input/event9", vendor: 0x0eef, product: 0x72a1)
+        #expect(egalax == Config.DeviceRule())
+    }
+
+    @Test("config/touchd.example.json loads, and its device rules merge with the last match winning")
+    func exampleConfig() throws {
+        let config = try ConfigLoader.load(path: SharedRecordings.repositoryRoot + "/config/touchd.example.json")
         let egalax = config.rules(
             name: "eGalax Inc. USB TouchController", node: "/dev/input/event3", vendor: 0x0eef, product: 0x72a1)
         #expect(egalax.rotation == 90)
         #expect(egalax.use == true && egalax.grab == true)
         #expect(config.rules(name: "other", node: "/dev/input/event9", vendor: 1, product: 2).use == false)
         #expect(config.rules(name: "other", node: "/dev/input/event1", vendor: 1, product: 2) == Config.DeviceRule())
+    }
+
+    @Test("a configuration that cannot be read: the file and the system's reason, no line and no JSON path")
+    func unreadable() throws {
+        let error = try #require(throws: ConfigError.self) {
+            try ConfigLoader.load(path: "/nonexistent-touchd-dir/nosuch.json")
+        }
+        #expect(error.description == "/nonexistent-touchd-dir/nosuch.json: cannot open: No such file or directory")
     }
 
     @Test("forwardUnclaimed is a device rule's, off unless a matching rule turns it on; the last match wins")
@@ -64,7 +81,7 @@ struct ConfigTests {
                 "{\"socket\": {\"path\": \"relative.sock\"}}", 1, "socket.path",
                 "expected an absolute path shorter than 108 bytes (sun_path)"
             ),
-            ("{\n\"clients\": {\"max\": 0}}", 2, "clients.max", "expected a whole number from 1 to 10000, found 0.0"),
+            ("{\n\"clients\": {\"max\": 0}}", 2, "clients.max", "expected a whole number from 1 to 10000, found 0"),
             ("{\"devices\": [{\"rotate\": 45}]}", 1, "devices[0].rotate", "expected 0, 90, 180 or 270"),
             (
                 "{\"devices\": [{\"calibration\": [1, 0, 0]}]}", 1, "devices[0].calibration",
@@ -102,6 +119,14 @@ struct ConfigTests {
             (
                 "{\"devices\": [{\"filter\": {\"type\": \"fuzz\", \"fuzz\": -3}}]}", 1, "devices[0].filter.fuzz",
                 "fuzz must be a whole number of device units from 0 to 1000000000"
+            ),
+            (
+                "{\"devices\": [{\"filter\": {\"type\": \"off\", \"x\": 1}}]}", 1, "devices[0].filter.x",
+                "unknown key 'x' (the off filter takes no parameters)"
+            ),
+            (
+                "{\"clients\": {\"max\": 2.5}}", 1, "clients.max",
+                "expected a whole number from 1 to 10000, found 2.5"
             ),
             (
                 "{\"devices\": [{\"filter\": {\"beta\": 1}}]}", 1, "devices[0].filter",

@@ -23,6 +23,7 @@ struct InstallTests {
             "/usr/lib/sysusers.d/touchd.conf": 0o644, "/etc/touchd/touchd.json": 0o644, "/etc/touchd/scene.json": 0o644,
             "/usr/share/doc/touchd/deployment.md": 0o644, "/usr/bin/touchd-actions": 0o755,
             "/usr/lib/systemd/user/touchd-actions.service": 0o644, "/usr/share/doc/touchd/actions.md": 0o644,
+            "/usr/share/doc/touchd/touchd.example.json": 0o644,
         ]
         for (path, mode) in expected {
             var info = stat()

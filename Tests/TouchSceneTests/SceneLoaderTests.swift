@@ -83,7 +83,7 @@ struct SceneLoaderTests {
             ),
             (
                 #"{"size": [100, 100], "regions": [{"id": "a", "frame": [0, 0, 1, 1], "alpha": 2}]}"#,
-                1, "regions[0].alpha", "must be between 0 and 1, found 2.0"
+                1, "regions[0].alpha", "must be between 0 and 1, found 2"
             ),
             (
                 #"{"size": [100, 100], "regions": [{"id": "a", "frame": [0, 0, 1, 1], "hidden": "yes"}]}"#,

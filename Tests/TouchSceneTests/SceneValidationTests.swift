@@ -61,7 +61,7 @@ struct SceneValidationTests {
         let error = try Self.refusal(json)
         #expect(error.line == 2)
         #expect(error.path == "regions[0].gestures[0].allowableMovement")
-        #expect(error.message == "must not be negative, found -1.0")
+        #expect(error.message == "must not be negative, found -1")
     }
 
     @Test(

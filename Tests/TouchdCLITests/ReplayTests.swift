@@ -85,7 +85,7 @@ struct ReplayTests {
             toFile: bad, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: bad) }
         let failed = try run(["replay", bad])
-        #expect(failed.status == 1)
+        #expect(failed.status == 65)
         #expect(failed.stderr.contains("\(bad):3: E: expected 4 fields"))
 
         let skipped = try run(["replay", bad, "--skip-bad-lines"])
@@ -102,7 +102,7 @@ struct ReplayTests {
         #expect(garbage.stderr.contains("stdin:1: E: expected 4 fields"))
 
         let usage = try run(["replay", "--speed", "warp", Self.demo])
-        #expect(usage.status == 2)
+        #expect(usage.status == 64)
         #expect(usage.stderr.contains("--speed 'warp': expected one of realtime, max"))
     }
 }

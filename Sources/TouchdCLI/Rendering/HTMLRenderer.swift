@@ -60,6 +60,12 @@ public enum HTMLRenderer {
             writer.beginObject()
             writer.field("finger", path.key)
             if let region = path.region { writer.field("region", region) } else { writer.nullField("region") }
+            // The shapes to shade, by their `data-area`: the region's number, which every id has, whatever it holds.
+            if let area = path.region.flatMap(picture.index.index(of:)) {
+                writer.field("area", area)
+            } else {
+                writer.nullField("area")
+            }
             writer.field("colour", picture.colour(of: path.region))
             writer.field("end", path.end.map { $0 == .up ? "up" : "cancel" } ?? "")
             writer.beginArray("t")
@@ -129,10 +135,12 @@ public enum HTMLRenderer {
         const button = document.getElementById("play");
         const clock = document.getElementById("clock");
         const recent = document.getElementById("recent");
-        // Keyed by region id: no prototype, or an id like "constructor" or "__proto__" finds Object's own.
-        const areas = Object.create(null);
-        for (const shape of document.querySelectorAll(".touchable[data-region]")) {
-          (areas[shape.dataset.region] = areas[shape.dataset.region] || []).push(shape);
+        // The touchable shapes by their region's number (data-area), never by id: an id is any JSON string, and one
+        // named "constructor" or "__proto__", or holding a character the page writes differently, would miss.
+        const areas = [];
+        for (const shape of document.querySelectorAll(".touchable[data-area]")) {
+          const area = Number(shape.dataset.area);
+          (areas[area] = areas[area] || []).push(shape);
         }
         const fingers = data.fingers.map(f => {
           const line = document.createElementNS(ns, "polyline");
@@ -176,16 +184,16 @@ public enum HTMLRenderer {
             if (live) {
               f.mark.setAttribute("cx", f.x[n - 1]);
               f.mark.setAttribute("cy", f.y[n - 1]);
-              if (f.region !== null) touched.add(f.region);
+              if (f.area !== null) touched.add(f.area);
             }
           }
-          for (const id in areas) {
-            for (const shape of areas[id]) {
+          areas.forEach((shapes, area) => {
+            for (const shape of shapes) {
               if (shape.getAttribute("fill-opacity") !== "0.06") {
-                shape.setAttribute("fill-opacity", touched.has(id) ? data.touched : data.idle);
+                shape.setAttribute("fill-opacity", touched.has(area) ? data.touched : data.idle);
               }
             }
-          }
+          });
           const done = [];
           data.gestures.forEach((g, i) => {
             texts[i].setAttribute("visibility", g.t <= now ? "visible" : "hidden");

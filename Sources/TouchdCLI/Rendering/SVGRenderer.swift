@@ -61,7 +61,9 @@ public enum SVGRenderer {
     }
 
     /// Each region's frame outlined, its touchable area shaded and its id written, bottom first. `tagged`: the
-    /// touchable shapes carry `data-region` (the HTML page highlights them by it).
+    /// touchable shapes carry `data-area`, the region's number in the scene index, which the HTML page highlights
+    /// them by (an id may hold characters an attribute cannot, which `escape` replaces: the number is exact), and
+    /// `data-region`, its id, for a reader of the page.
     static func regions(_ picture: ReplayPicture, tagged: Bool) -> String {
         var svg = "<g class=\"regions\">\n"
         for nodeIndex in picture.index.order.reversed() {  // bottom first, so the topmost is drawn last
@@ -72,7 +74,7 @@ public enum SVGRenderer {
                 "<rect class=\"frame\" x=\"\(n(node.frame.x))\" y=\"\(n(node.frame.y))\" width=\"\(n(node.frame.width))\""
             svg += " height=\"\(n(node.frame.height))\" fill=\"none\" stroke=\"\(colour)\" stroke-width=\"1\"/>\n"
             if node.region.wantsTouches {
-                let tag = tagged ? " data-region=\"\(escape(node.id))\"" : ""
+                let tag = tagged ? " data-area=\"\(nodeIndex)\" data-region=\"\(escape(node.id))\"" : ""
                 svg += shape(
                     node.region.shape, in: node.touchBounds,
                     attributes: "class=\"touchable\"\(tag) fill=\"\(colour)\" fill-opacity=\"\(opacity)\"")

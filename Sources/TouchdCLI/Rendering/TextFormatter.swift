@@ -1,4 +1,5 @@
 import TouchCore
+import TouchPosix
 import TouchScene
 
 /// Human-readable lines in the manner of `libinput debug-events`:
@@ -56,8 +57,12 @@ public enum TextFormatter {
 }
 
 extension TextFormatter {
-    /// One line per dispatched event, for people.
+    /// One line per dispatched event, for people. Region ids, device names and gesture names are the scene's and
+    /// the device's: each is escaped (`ControlEscaping`), so that the line draws only itself on a terminal. A
+    /// gesture's name is upper-cased first and escaped after, so upper-casing cannot turn one escape sequence into
+    /// another (`ESC[5m` into `ESC[5M`).
     public static func line(for event: DispatchEvent, start: EventTime) -> String? {
+        let shown = ControlEscaping.escaped
         switch event {
         case .touch(let touch):
             let name: String
@@ -67,15 +72,15 @@ extension TextFormatter {
             case .up: name = "TOUCH_UP"
             case .cancel: name = "TOUCH_CANCEL"
             }
-            var text = pad(touch.device, 8) + pad(name, 14) + offset(touch.time, from: start)
-            text += "  finger " + pad(String(touch.finger.rawValue), 4) + pad(touch.region ?? "-", 14)
+            var text = pad(shown(touch.device), 8) + pad(name, 14) + offset(touch.time, from: start)
+            text += "  finger " + pad(String(touch.finger.rawValue), 4) + pad(touch.region.map(shown) ?? "-", 14)
             text += leftPad(fixed(touch.location.x), 9) + "/" + leftPad(fixed(touch.location.y), 9)
             text += "  local " + fixed(touch.local.x) + "/" + fixed(touch.local.y)
             if touch.tapCount > 1 { text += "  taps \(touch.tapCount)" }
             return text
         case .gesture(let region, let gesture):
-            var text = pad("gesture", 8) + pad(gesture.name.uppercased(), 14) + offset(gesture.time, from: start)
-            text += "  " + pad(gesture.event.rawValue, 10) + pad(region.string, 14)
+            var text = pad("gesture", 8) + pad(shown(gesture.name.uppercased()), 14) + offset(gesture.time, from: start)
+            text += "  " + pad(gesture.event.rawValue, 10) + pad(shown(region.string), 14)
             text += leftPad(fixed(gesture.location.x), 9) + "/" + leftPad(fixed(gesture.location.y), 9)
             switch gesture.kind {
             case .tap: text += "  taps \(gesture.taps) fingers \(gesture.fingers)"
@@ -87,11 +92,12 @@ extension TextFormatter {
             }
             return text
         case .regionMoved(let region, let frame, let time):
-            return pad("scene", 8) + pad("REGION_MOVED", 14) + offset(time, from: start) + "  " + region.string + " to "
+            return pad("scene", 8) + pad("REGION_MOVED", 14) + offset(time, from: start) + "  " + shown(region.string)
+                + " to "
                 + fixed(frame.x) + "/" + fixed(frame.y)
         case .regionScrolled(let region, let offset, let time):
-            return pad("scene", 8) + pad("REGION_SCROLLED", 14) + self.offset(time, from: start) + "  " + region.string
-                + " offset " + fixed(offset.x) + "/" + fixed(offset.y)
+            return pad("scene", 8) + pad("REGION_SCROLLED", 14) + self.offset(time, from: start) + "  "
+                + shown(region.string) + " offset " + fixed(offset.x) + "/" + fixed(offset.y)
         case .frame:
             return nil
         }
