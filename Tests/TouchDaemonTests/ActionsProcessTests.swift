@@ -309,10 +309,9 @@ final class ActionsProcessTests {
         let readme = try String(contentsOfFile: DaemonProcess.root + "/README.md", encoding: .utf8)
         let section = try #require(readme.range(of: "## Gestures to commands"))
         let start = try #require(readme.range(of: "<<'EOF'\n", range: section.upperBound..<readme.endIndex))
-        let end = try #require(readme.range(of: "\n   EOF\n", range: start.upperBound..<readme.endIndex))
-        // The block is indented by the list item's three spaces.
-        let json = readme[start.upperBound..<end.lowerBound].split(separator: "\n", omittingEmptySubsequences: false)
-            .map { $0.dropFirst(3) }.joined(separator: "\n")
+        // The here-document's end stands alone at the start of its line, as the shell needs it when copied.
+        let end = try #require(readme.range(of: "\nEOF\n", range: start.upperBound..<readme.endIndex))
+        let json = String(readme[start.upperBound..<end.lowerBound])
         let daemon = try DaemonProcess(arguments: [
             "--scene", DaemonProcess.root + "/config/demo/scene.json", "--replay",
             SharedRecordings.path(
