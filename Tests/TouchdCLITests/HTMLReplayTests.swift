@@ -54,6 +54,9 @@ struct HTMLReplayTests {
         let fingers = try #require(replay["fingers"] as? [[String: Any]])
         try #require(fingers.count == 2)
         #expect(fingers[0]["region"] as? String == Self.hostileID)
+        // The page shades the shapes by this number, never by the id, which an attribute cannot always hold.
+        #expect(fingers[0]["area"] as? Int == 0)
+        #expect(fingers[1]["area"] is NSNull)
         #expect(fingers[0]["colour"] as? String == "#1f77b4")  // the first region's colour, as in the SVG
         #expect(fingers[0]["end"] as? String == "up")
         #expect(fingers[0]["t"] as? [Int] == [0, 10_000, 20_000])
@@ -74,6 +77,7 @@ struct HTMLReplayTests {
         // The data's own `</script>` became `\u003c/script>`: the page has exactly its two script elements' ends.
         #expect(html.components(separatedBy: "</script>").count == 3)
         #expect(!html.contains("<script>alert"))
+        #expect(html.contains("class=\"touchable\" data-area=\"0\""))
         #expect(html.contains("data-region=\"a&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;&amp;&quot;\""))
         // Every "http" is the SVG namespace (the svg element's and the script's, for createElementNS).
         #expect(html.components(separatedBy: "http").count == 3)

@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+import TouchCore
+import TouchGestures
+import TouchJSON
+import TouchScene
+import TouchTestKit
+
+@testable import TouchdCLI
+
+@Suite(
+    "touchd's exit statuses and error lines",
+    .enabled(if: FileManager.default.isExecutableFile(atPath: touchdBinary), "touchd must be built first"))
+struct ExitStatusTests {
+    static let demo = SharedRecordings.repositoryRoot + "/config/demo/panel.evemu"
+
+    @Test(
+        "sysexits: 66 a missing recording, 64 usage, 78 a bad configuration, which touchd.service does not restart on")
+    func statuses() throws {
+        #expect(try runTouchd(["replay", "/nonexistent-touchd/x.evemu"]).status == 66)
+        #expect(try runTouchd(["describe", "/nonexistent-touchd/x.evemu"]).status == 66)
+        #expect(try runTouchd(["replay", "--no-such-option"]).status == 64)
+        #expect(try runTouchd(["no-such-command"]).status == 64)
+        let bad = NSTemporaryDirectory() + "touchd-bad-config-\(getpid()).json"
+        try "{\"clients\": {\"max\": 0}}".write(toFile: bad, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: bad) }
+        let run = try runTouchd(["run", "--config", bad])
+        #expect(run.status == 78)
+        #expect(run.stderr.contains("clients.max: expected a whole number from 1 to 10000, found 0\n"), "\(run.stderr)")
+        #expect(try runTouchd(["run", "--config", "/nonexistent-touchd/touchd.json"]).status == 78)
+        let unit = try String(
+            contentsOfFile: SharedRecordings.repositoryRoot + "/systemd/touchd.service", encoding: .utf8)
+        let prevent = unit.split(separator: "\n").first { $0.hasPrefix("RestartPreventExitStatus=") }
+        #expect(prevent.map { $0.split(separator: "=")[1].split(separator: " ").contains("78") } == true)
+        let help = try runTouchd(["run", "--help"])
+        #expect(help.stdout.contains("   78  the configuration or its scene is missing or wrong"))
+    }
+
+    @Test("piped stderr reads 'touchd: error: …' on one line even for a path holding a newline and <0>")
+    func plainOnAPipe() throws {
+        let run = try runTouchd(["run", "--config", "/nonexistent-touchd/x\n<0>touchd: FORGED"])
+        #expect(
+            run.stderr
+                == "touchd: error: run: /nonexistent-touchd/x\\n<0>touchd: FORGED: cannot open: No such file or directory\n"
+        )
+    }
+
+    @Test("record: nothing to choose is 'there is none' and EX_UNAVAILABLE, not a prompt for [0--1]")
+    func recordWithoutDevices() throws {
+        #expect(throws: RecordError.self) { try RecordCommand.menu([]) }
+        #expect(RecordError.noDevice.status.rawValue == 69)
+        let devices = [(node: "/dev/input/event3", name: "panel"), (node: "/dev/input/event7", name: "pen")]
+        #expect(try RecordCommand.menu(devices).hasSuffix("Select the device event number [3-7]: "))
+        #expect(try RecordCommand.node(answer: "7", devices: devices) == "/dev/input/event7")
+        #expect(throws: RecordError.self) { try RecordCommand.node(answer: "5", devices: devices) }
+    }
+
+    @Test("text output escapes a gesture's and a region's control characters after upper-casing")
+    func textEscapes() throws {
+        let gesture = GestureEvent(
+            name: "\u{1b}[5m", kind: .longPress, event: .ended, time: EventTime(microseconds: 0),
+            location: Point(x: 0, y: 0), fingers: 1)
+        let line = try #require(
+            TextFormatter.line(
+                for: .gesture(region: InternedString("r\u{1b}]0;t\u{07}"), gesture), start: EventTime(microseconds: 0)))
+        #expect(line.contains(#"\x1b[5M"#) && line.contains(#"r\x1b]0;t\x07"#))
+        #expect(!line.unicodeScalars.contains { $0.value < 0x20 })
+    }
+}
