@@ -161,8 +161,8 @@ extension Engine {
         if budget.isSpent && client.hasPendingItems { client.requestsDeferred = true }
     }
 
-    /// Clients whose requests wait for a turn of the loop.
-    var hasDeferredRequests: Bool { clients.values.contains { $0.requestsDeferred } }
+    /// Clients whose requests wait for a turn of the loop (`nextDeadline` is then now: each turn serves a budget).
+    public var hasDeferredRequests: Bool { clients.values.contains { $0.requestsDeferred } }
 
     /// A turn of the loop has come: each client's deferred requests get another budget.
     func resumeDeferredRequests() {

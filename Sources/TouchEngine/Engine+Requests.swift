@@ -69,9 +69,12 @@ extension Engine {
                 if transient { client.transientRegions.append(regionID) }
             }
         case .updateRegion(let regionID, let fields):
-            edit(id: id, client: client) { index throws(SceneEditor.EditError) in
+            // New children replace the old ones: a transient region among those is gone, whatever id comes back.
+            let replaced = fields["children"] == nil ? [] : descendantIDs(of: regionID)
+            let updated = edit(id: id, client: client) { index throws(SceneEditor.EditError) in
                 try SceneEditor.updateRegion(regionID, fields: fields, in: index)
             }
+            if updated && !replaced.isEmpty { forgetTransientRegions(replaced) }
         case .removeRegion(let regionID):
             let removed = edit(id: id, client: client) { index throws(SceneEditor.EditError) in
                 try SceneEditor.removeRegion(regionID, from: index)
@@ -97,6 +100,27 @@ extension Engine {
             }
             reply(ServerMessages.error(id: id, RequestError(code, error.description)), to: client)
             return false
+        }
+    }
+
+    /// The ids of the regions below `regionID` in the scene in force.
+    private func descendantIDs(of regionID: String) -> Set<String> {
+        let index = dispatcher.index
+        guard let node = index.index(of: regionID) else { return [] }
+        var ids: Set<String> = []
+        var stack = index.nodes[node].children
+        while let current = stack.popLast() {
+            ids.insert(index.nodes[current].id)
+            stack.append(contentsOf: index.nodes[current].children)
+        }
+        return ids
+    }
+
+    /// Ends the transient arrangements for these ids: their regions have left the scene.
+    private func forgetTransientRegions(_ ids: Set<String>) {
+        for other in clients.values { other.transientRegions.removeAll { ids.contains($0) } }
+        for position in closedTransientRegions.indices {
+            closedTransientRegions[position].regions.removeAll { ids.contains($0) }
         }
     }
 

@@ -136,8 +136,9 @@ public final class Engine {
             dispatcher.advance(to: time, into: &dispatchBuffer)
             broadcastDispatched()
         }
-        if let deadline = housekeepingDeadline, deadline <= time { housekeep() }
+        // Before housekeeping: what the resumed requests leave waiting is judged in this same wake-up.
         if hasDeferredRequests { resumeDeferredRequests() }
+        if let deadline = housekeepingDeadline, deadline <= time { housekeep() }
     }
 
     /// systemd's STATUS= line: what `systemctl status touchd` shows.

@@ -67,6 +67,7 @@ public struct JSONParser {
         try enter()
         position += 1
         var members: [(key: String, value: JSONValue)] = []
+        var seenKeys: Set<String> = []
         skipWhitespace()
         if peek(UInt8(ascii: "}")) {
             position += 1
@@ -77,7 +78,13 @@ public struct JSONParser {
             skipWhitespace()
             guard peek(UInt8(ascii: "\"")) else { throw error("expected a string key") }
             let key = try parseString()
-            if members.contains(where: { $0.key == key }) { throw error("duplicate key \"\(key)\"") }
+            // A set once the object is large: a line of 80,000 keys must not cost 80,000² comparisons.
+            if members.count < 16 {
+                if members.contains(where: { $0.key == key }) { throw error("duplicate key \"\(key)\"") }
+            } else {
+                if seenKeys.isEmpty { seenKeys = Set(members.map(\.key)) }
+                guard seenKeys.insert(key).inserted else { throw error("duplicate key \"\(key)\"") }
+            }
             skipWhitespace()
             guard peek(UInt8(ascii: ":")) else { throw error("expected ':' after key \"\(key)\"") }
             position += 1

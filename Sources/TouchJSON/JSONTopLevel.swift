@@ -2,9 +2,9 @@
 /// `id` can be read from a line of a megabyte in one pass over its bytes, where parsing it whole builds every
 /// string and array in it (about 5 ms for a 230 kB scene).
 public enum JSONTopLevel {
-    /// Each of `keys` found at the object's top level, with its value's bytes (a later duplicate wins, as in
-    /// `JSONParser`); nil when the bytes are not a well-formed object as far as this scan can tell, in which case
-    /// the caller parses them whole for the error.
+    /// Each of `keys` found at the object's top level, with its value's bytes; nil when the bytes are not a
+    /// well-formed object as far as this scan can tell, or name one of `keys` twice (which `JSONParser` refuses),
+    /// in which case the caller parses them whole for the error.
     public static func members(of bytes: [UInt8], _ keys: Set<String>) -> [String: ArraySlice<UInt8>]? {
         var position = 0
         func skipBlanks() {
@@ -85,7 +85,9 @@ public enum JSONTopLevel {
             skipBlanks()
             let valueStart = position
             guard skipValue() else { return nil }
-            if keys.contains(key) { found[key] = bytes[valueStart..<position] }
+            if keys.contains(key) {
+                guard found.updateValue(bytes[valueStart..<position], forKey: key) == nil else { return nil }
+            }
             skipBlanks()
             guard position < bytes.count else { return nil }
             if bytes[position] == UInt8(ascii: "}") { return found }

@@ -40,9 +40,11 @@ public enum SceneEditor {
         var scene = index.scene
         var parentPath: [Int] = []
         var highAbove: [String] = []
+        var depth = 0
         if let parent {
             guard let node = index.index(of: parent) else { throw .notFound(parent) }
             parentPath = path(of: node, in: index)
+            depth = index.nodes[node].depth + 1
             for ancestor in index.chain(from: node) {
                 let region = index.nodes[ancestor].region
                 highAbove += region.gestures.filter(\.highPriority).map { "\(region.id)/\($0.name)" }
@@ -53,7 +55,7 @@ public enum SceneEditor {
             standingCount: index.nodes.count)
         let region: Region
         do throws(JSONFieldError) {
-            region = try SceneLoader.decodeRegion(value, path: "region", ids: &ids)
+            region = try SceneLoader.decodeRegion(value, path: "region", ids: &ids, depth: depth)
             try SceneLoader.checkRelations(
                 [region], nil, path: "", in: SceneLoader.GestureDirectory([region], standing: gestureNames(in: index)),
                 highAbove: highAbove)
@@ -94,7 +96,8 @@ public enum SceneEditor {
             standingCount: index.nodes.count - replaced.count)
         var scene = index.scene
         do throws(JSONFieldError) {
-            let region = try SceneLoader.decodeRegion(.object(members, line: line), path: "set", ids: &ids)
+            let region = try SceneLoader.decodeRegion(
+                .object(members, line: line), path: "set", ids: &ids, depth: index.nodes[node].depth)
             modify(&scene.regions, at: path(of: node, in: index)[...]) { $0 = region }
             if changes.contains(where: { relationKeys.contains($0.key) }) {
                 try SceneLoader.checkRelations(scene.regions, nil, path: "", in: .init(scene.regions))

@@ -31,6 +31,9 @@ public enum SceneLoader {
     /// rebuilds the hit-test index on the event loop (docs/scene.md gives the measured cost): the bound keeps a
     /// permitted client's edits from stalling the touches for longer than that.
     public static let maximumRegions = 10_000
+    /// Levels of regions inside regions. Edits add regions under others one request at a time, so without it a
+    /// scene could grow deeper than the JSON parser reads back (256 levels) and than a recursive walk's stack.
+    public static let maximumDepth = 32
     /// Gestures on one region, and references in one gesture's `requireToFail`. A tap waits for every tap of more
     /// taps on its region, so a region's waits grow with the square of its gestures, and each lift weighs them: at
     /// 256 mixed taps a touch costs about 1 ms in replay, at 1,000 about 16 ms, at 2,000 about 80 ms
@@ -76,12 +79,12 @@ public enum SceneLoader {
         return Scene(width: size[0], height: size[1], regions: regions)
     }
 
-    static func decodeRegions(_ items: [JSONValue], path: String, ids: inout RegionIDs) throws(JSONFieldError)
-        -> [Region]
+    static func decodeRegions(_ items: [JSONValue], path: String, ids: inout RegionIDs, depth: Int = 0)
+        throws(JSONFieldError) -> [Region]
     {
         var regions: [Region] = []
         for (index, item) in items.enumerated() {
-            regions.append(try decodeRegion(item, path: "\(path)[\(index)]", ids: &ids))
+            regions.append(try decodeRegion(item, path: "\(path)[\(index)]", ids: &ids, depth: depth))
         }
         return regions
     }
@@ -95,11 +98,14 @@ public enum SceneLoader {
         return try decodeRegion(value, path: path, ids: &registry)
     }
 
-    /// One region, its id and its children's checked against `ids`.
-    public static func decodeRegion(_ value: JSONValue, path: String, ids: inout RegionIDs)
+    /// One region, its id and its children's checked against `ids`; `depth`: how many regions it is inside.
+    public static func decodeRegion(_ value: JSONValue, path: String, ids: inout RegionIDs, depth: Int = 0)
         throws(JSONFieldError) -> Region
     {
         var reader = try JSONObjectReader(value, path: path)
+        guard depth < maximumDepth else {
+            throw reader.error(nil, "a region inside \(depth) others: touchd's limit is \(maximumDepth) levels")
+        }
         let id = try reader.requiredString("id")
         guard !id.isEmpty else { throw reader.error("id", "must not be empty") }
         if let first = ids.place(of: id) { throw reader.error("id", "duplicate id '\(id)' (first at \(first))") }
@@ -177,7 +183,7 @@ public enum SceneLoader {
         }
         region.sequenced = try decodeSequences(&reader, names: names)
         region.children = try decodeRegions(
-            try reader.array("children") ?? [], path: reader.childPath("children"), ids: &ids)
+            try reader.array("children") ?? [], path: reader.childPath("children"), ids: &ids, depth: depth + 1)
         try reader.rejectUnknownKeys()
         return region
     }

@@ -124,7 +124,7 @@ public enum RequestDecoder {
 
     /// A scene change asked by a peer without the permission, found from the line's `op` alone; nil for any other
     /// line (decoded whole as usual, and refused after decoding if it changes the scene after all).
-    static func refusedSceneChange(_ line: [UInt8], uid: UInt32) -> (
+    public static func refusedSceneChange(_ line: [UInt8], uid: UInt32) -> (
         id: RequestID?, result: Result<Request, RequestError>
     )? {
         guard let members = JSONTopLevel.members(of: line, ["op", "id"]), let op = members["op"],

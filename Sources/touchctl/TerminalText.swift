@@ -15,8 +15,12 @@ func printable(_ text: String) -> String {
 }
 
 /// C0 controls, DEL and the C1 controls (U+0080–U+009F; U+009B is a CSI to terminals that read 8-bit controls).
+/// Also the line and paragraph separators and the bidirectional controls, which end or reorder a line.
 func isControl(_ scalar: Unicode.Scalar) -> Bool {
-    scalar.value < 0x20 || (0x7f...0x9f).contains(scalar.value)
+    switch scalar.value {
+    case 0x00..<0x20, 0x7f...0x9f, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: true
+    default: false
+    }
 }
 
 /// JSON text (a line from the daemon, a scene) with every control character written as a `\u00XX` escape: the

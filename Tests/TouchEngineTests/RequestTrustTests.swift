@@ -111,4 +111,44 @@ struct RequestTrustTests {
                 $0.severity == .warning && $0.message.contains("list/tap no longer waits for edge/swipe")
             })
     }
+
+    @Test("regions nest at most 32 deep, through one add or many: an edit never makes a scene that cannot be read back")
+    func depthLimit() throws {
+        let harness = EngineHarness()
+        let root = try harness.client(Fixtures.root)
+        _ = harness[root].take()
+        var parent = "panel"  // at depth 0
+        for level in 1..<32 {
+            let add = #"{"op":"add-region","parent":"\#(parent)","region":{"id":"d\#(level)","frame":[0,0,10,10]}}"#
+            #expect(harness.request(add, from: root).last?.bool("ok") == true, "level \(level)")
+            parent = "d\(level)"
+        }
+        let tooDeep = #"{"op":"add-region","parent":"d31","region":{"id":"d32","frame":[0,0,10,10]}}"#
+        let refused = try #require(harness.request(tooDeep, from: root).last)
+        #expect(refused.errorCode == "invalid-scene")
+        #expect(refused["error"]?["message"]?.string?.contains("limit is 32 levels") == true)
+        // What the edits made reads back whole.
+        let reply = try #require(harness.request(#"{"op":"get-scene"}"#, from: root).last?.text)
+        let marker = #""scene":"#
+        let found = try #require(reply.indices.first { reply[$0...].hasPrefix(marker) })
+        let json = String(reply[found...].dropFirst(marker.count).dropLast())  // less the reply's closing brace
+        let again = try #require(harness.request(#"{"op":"set-scene","scene":"# + json + "}", from: root).last)
+        #expect(again.bool("ok") == true)
+    }
+
+    @Test("an update's new children end the transient arrangements of the children they replace")
+    func updateReplacingChildren() throws {
+        let harness = EngineHarness()
+        let owner = try harness.client(Fixtures.root)
+        let other = try harness.client(Fixtures.root)
+        _ = harness[owner].take()
+        _ = harness[other].take()
+        let add = #"{"op":"add-region","transient":true,"parent":"panel","region":{"id":"T","frame":[0,0,5,5]}}"#
+        #expect(harness.request(add, from: owner).last?.bool("ok") == true)
+        let update = #"{"op":"update-region","region":"panel","set":{"children":[{"id":"T","frame":[1,1,9,9]}]}}"#
+        #expect(harness.request(update, from: other).last?.bool("ok") == true)
+        let version = harness.engine.sceneVersion
+        harness.connectionLost(owner)
+        #expect(harness.engine.sceneVersion == version)
+    }
 }

@@ -203,4 +203,16 @@ struct ExtremeNumberTests {
             try JSONParser.parse(writer.bytes)
                 == .array([.number(7e103, line: 1), .number(-1e300, line: 1), .null(line: 1)], line: 1))
     }
+
+    @Test("an object of 80,000 keys parses in one pass, and a duplicate among them is still found")
+    func manyKeys() throws {
+        let keys = (0..<80_000).map { #""k\#($0)":0"# }
+        let value = try JSONParser.parse(Array(("{" + keys.joined(separator: ",") + "}").utf8))
+        guard case .object(let members, _) = value else { throw JSONTestFailure() }
+        #expect(members.count == 80_000)
+        let duplicate = "{" + keys.joined(separator: ",") + #","k40000":1}"#
+        #expect(throws: JSONSyntaxError.self) { try JSONParser.parse(Array(duplicate.utf8)) }
+    }
 }
+
+struct JSONTestFailure: Error {}

@@ -179,8 +179,12 @@ final class Peer {
     var lines = 0
     var saidGoodbye = false
 
-    init(id: ClientID, maximumLineBytes: Int) {
+    /// The uid of a peer without the scene permission, nil for one that has it.
+    let refusedSceneUID: UInt32?
+
+    init(id: ClientID, maximumLineBytes: Int, refusedSceneUID: UInt32? = nil) {
         self.id = id
+        self.refusedSceneUID = refusedSceneUID
         framer = LineFramer(maximumLineLength: maximumLineBytes)
     }
 
@@ -193,14 +197,23 @@ final class Peer {
         for item in items {
             switch item {
             case .oversized: expected.append(.none)
-            case .line(let line): expected.append(Self.expectedID(of: line))
+            case .line(let line): expected.append(Self.expectedID(of: line, refusedSceneUID: refusedSceneUID))
             }
         }
     }
 
     /// What `docs/protocol.md` promises: any JSON string (valid UTF-8, as JSON text must be), or an integer that fits
     /// 64 bits, comes back as written; anything else (or a line that is not JSON) gets a reply with no id.
-    static func expectedID(of line: [UInt8]) -> ExpectedID {
+    /// docs/protocol.md, "A turn's budget": a scene change from a peer without the permission is refused from its
+    /// `op` alone, and its id is read the same way, whatever the rest of the line holds.
+    static func expectedID(of line: [UInt8], refusedSceneUID: UInt32?) -> ExpectedID {
+        if let uid = refusedSceneUID, let refusal = RequestDecoder.refusedSceneChange(line, uid: uid) {
+            switch refusal.id {
+            case .string(let text)?: return .string(Array(text.utf8))
+            case .integer(let integer)?: return .integer(integer)
+            case nil: return .none
+            }
+        }
         guard let parsed = try? JSONParser.parse(line, keepingSourceOf: "id") else { return .none }
         switch parsed.value["id"] {
         case .string(let text, _)?:
@@ -534,7 +547,10 @@ struct EngineRun {
         switch engine.connect(credentials, at: clock) {
         case .admitted(let id):
             require(peers[id] == nil, "client id \(id) admitted twice")
-            let peer = Peer(id: id, maximumLineBytes: settings.maximumLineBytes)
+            let mayChange = credentials.isRootOrMember(of: settings.access.sceneGroups)
+            let peer = Peer(
+                id: id, maximumLineBytes: settings.maximumLineBytes,
+                refusedSceneUID: mayChange ? nil : credentials.uid)
             peers[id] = peer
             order.append(peer)
         case .refused(let goodbye):
@@ -616,7 +632,10 @@ struct EngineRun {
     mutating func advance(to time: EventTime) {
         engine.advance(to: time)
         if let deadline = engine.nextDeadline {
-            require(deadline > time, "after advance(to: \(time)) the next deadline is \(deadline)")
+            // Deferred requests ask for the next turn (a deadline of now), and each turn serves a budget of them.
+            require(
+                deadline > time || engine.hasDeferredRequests,
+                "after advance(to: \(time)) the next deadline is \(deadline)")
         }
         pump()
     }
