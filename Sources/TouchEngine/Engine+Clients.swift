@@ -143,8 +143,7 @@ extension Engine {
 
     /// Handles waiting requests until none is left, the client's replies pile up (backpressure: its requests then
     /// wait, and the socket is not read, until it reads its replies), or this input's `budget` is spent (the rest
-    /// wait for the client's next turn: its socket is watched for writing while requests wait, so the adapter's
-    /// loop serves devices, timers and other clients in between).
+    /// are deferred to the next turn of the adapter's loop: `deferRest`).
     func handlePending(of client: ClientState, budget: inout RequestBudget) {
         while !budget.isSpent, !client.isBackpressured, !client.isClosed, let item = client.nextPendingItem() {
             client.hasBeenActive = true
