@@ -1,27 +1,9 @@
+import TouchPosix
+
 /// Text from the daemon made safe for a terminal: control characters (an escape sequence in a region id could
 /// retitle the window or move the cursor) are shown as `\u{…}` instead of being sent to it. Everything touchctl
 /// prints that came from the daemon goes through this or `terminalSafeJSON`.
-func printable(_ text: String) -> String {
-    guard text.unicodeScalars.contains(where: isControl) else { return text }
-    var result = ""
-    for scalar in text.unicodeScalars {
-        if isControl(scalar) {
-            result += "\\u{" + String(scalar.value, radix: 16) + "}"
-        } else {
-            result.unicodeScalars.append(scalar)
-        }
-    }
-    return result
-}
-
-/// C0 controls, DEL and the C1 controls (U+0080–U+009F; U+009B is a CSI to terminals that read 8-bit controls).
-/// Also the line and paragraph separators and the bidirectional controls, which end or reorder a line.
-func isControl(_ scalar: Unicode.Scalar) -> Bool {
-    switch scalar.value {
-    case 0x00..<0x20, 0x7f...0x9f, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: true
-    default: false
-    }
-}
+func printable(_ text: String) -> String { ShownText.printable(text) }
 
 /// JSON text (a line from the daemon, a scene) with every control character written as a `\u00XX` escape: the
 /// same JSON where the controls stood inside strings (JSON writers leave DEL and the C1 controls raw), and no
