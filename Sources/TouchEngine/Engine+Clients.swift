@@ -52,9 +52,8 @@ extension Engine {
         guard let client = connectedClient(id) else { return }
         now = max(now, time)
         client.frame(bytes)
-        var budget = RequestBudget()
-        handlePending(of: client, budget: &budget)
-        deferRest(of: client, after: budget)
+        requestBudget.refill(at: now, anyDeferred: hasDeferredRequests)
+        handlePending(of: client)
         requestFlush(client)
     }
 
@@ -83,9 +82,7 @@ extension Engine {
         guard let client = connectedClient(id) else { return }
         now = max(now, time)
         client.flushRequested = false
-        var budget = RequestBudget()
-        // Deferred requests are the timer's (`resumeDeferredRequests`): a flush only writes their replies.
-        if client.requestsDeferred { budget.spendAll() }
+        requestBudget.refill(at: now, anyDeferred: hasDeferredRequests)
         while true {
             let queued = client.queue.byteCount
             var failed = false
@@ -108,13 +105,13 @@ extension Engine {
             }
             // Waiting requests are answered once the queue is down to a quarter (docs/protocol.md): each turn of
             // this loop either answers one or more (queueing their replies) or stops.
-            guard client.hasPendingItems, client.queue.isUnderLowWater, !budget.isSpent else { break }
+            // Deferred requests are the timer's (`resumeDeferredRequests`): a flush only writes their replies.
+            guard client.hasPendingItems, client.queue.isUnderLowWater, !client.requestsDeferred else { break }
             // What these requests queue for this client is written at the top of the loop, not by another flush:
             // a `.flush` effect would have the adapter call this again at once, with a new budget.
             client.flushRequested = true
-            handlePending(of: client, budget: &budget)
+            handlePending(of: client)
             client.flushRequested = false
-            deferRest(of: client, after: budget)
             guard !client.isClosed else { return }
         }
         let interest = client.wantedInterest
@@ -142,34 +139,38 @@ extension Engine {
     }
 
     /// Handles waiting requests until none is left, the client's replies pile up (backpressure: its requests then
-    /// wait, and the socket is not read, until it reads its replies), or this input's `budget` is spent (the rest
-    /// are deferred to the next turn of the adapter's loop: `deferRest`).
-    func handlePending(of client: ClientState, budget: inout RequestBudget) {
-        while !budget.isSpent, !client.isBackpressured, !client.isClosed, let item = client.nextPendingItem() {
+    /// wait, and the socket is not read, until it reads its replies), or the shared budget is spent: the rest then
+    /// wait for the next turn of the adapter's loop (`nextDeadline` is now), so the adapter serves whatever else is
+    /// ready (devices, timers, other clients) before they are handled, whether or not the client's socket can take
+    /// more bytes.
+    func handlePending(of client: ClientState) {
+        while !client.isBackpressured, !client.isClosed, client.hasPendingItems {
+            guard !requestBudget.isSpent else {
+                client.requestsDeferred = true
+                return
+            }
+            guard let item = client.nextPendingItem() else { return }
             client.hasBeenActive = true
-            wholeSceneWork = false
+            requestWork = .line
             handle(item, from: client)
-            budget.spend(on: item, wholeScene: wholeSceneWork)
+            requestBudget.spend(on: item, work: requestWork)
         }
-    }
-
-    /// Requests left when the budget is spent wait for the next turn of the adapter's loop: `nextDeadline` is then
-    /// now, so the adapter serves whatever else is ready (devices, timers, other clients) before they are handled,
-    /// whether or not the client's socket can take more bytes.
-    func deferRest(of client: ClientState, after budget: RequestBudget) {
-        if budget.isSpent && client.hasPendingItems { client.requestsDeferred = true }
     }
 
     /// Clients whose requests wait for a turn of the loop (`nextDeadline` is then now: each turn serves a budget).
     public var hasDeferredRequests: Bool { clients.values.contains { $0.requestsDeferred } }
 
-    /// A turn of the loop has come: each client's deferred requests get another budget.
+    /// A turn of the loop has come: one budget for the deferred requests of all clients, taken in turn from the
+    /// client after the one served first last time, so that no client's requests wait behind another's for ever.
     func resumeDeferredRequests() {
-        for client in clients.values.sorted(by: { $0.id < $1.id }) where client.requestsDeferred {
+        requestBudget.refill(at: now)
+        let waiting = clients.values.filter(\.requestsDeferred).sorted { $0.id < $1.id }
+        let start = waiting.firstIndex { $0.id > lastResumedClient } ?? 0
+        for client in waiting[start...] + waiting[..<start] {
+            if requestBudget.isSpent { break }
+            if client === waiting[start] { lastResumedClient = client.id }
             client.requestsDeferred = false
-            var budget = RequestBudget()
-            handlePending(of: client, budget: &budget)
-            deferRest(of: client, after: budget)
+            handlePending(of: client)
             requestFlush(client)
         }
     }

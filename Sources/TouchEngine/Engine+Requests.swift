@@ -49,7 +49,7 @@ extension Engine {
                     writer.endArray()
                 }, to: client)
         case .getScene:
-            wholeSceneWork = true
+            requestWork = .wholeScene
             let json = SceneEncoder.encode(dispatcher.index.scene)
             reply(ServerMessages.ok(id: id) { $0.rawField("scene", json) }, to: client)
         case .setScene(let newScene):
@@ -71,9 +71,12 @@ extension Engine {
         case .updateRegion(let regionID, let fields):
             // New children replace the old ones: a transient region among those is gone, whatever id comes back.
             let replaced = fields["children"] == nil ? [] : descendantIDs(of: regionID)
-            let updated = edit(id: id, client: client) { index throws(SceneEditor.EditError) in
-                try SceneEditor.updateRegion(regionID, fields: fields, in: index)
-            }
+            let updated =
+                SceneEditor.mayUpdateInPlace(fields) && settings.dispatches
+                ? update(regionID, fields: fields, id: id, client: client)
+                : edit(id: id, client: client) { index throws(SceneEditor.EditError) in
+                    try SceneEditor.updateRegion(regionID, fields: fields, in: index)
+                }
             if updated && !replaced.isEmpty { forgetTransientRegions(replaced) }
         case .removeRegion(let regionID):
             let removed = edit(id: id, client: client) { index throws(SceneEditor.EditError) in
@@ -93,13 +96,40 @@ extension Engine {
             reply(ServerMessages.ok(id: id) { $0.field("version", self.sceneVersion) }, to: client)
             return true
         } catch {
-            let code: RequestError.Code
-            switch error {
-            case .notFound: code = .notFound
-            case .invalid, .forbidden: code = .invalidScene
-            }
-            reply(ServerMessages.error(id: id, RequestError(code, error.description)), to: client)
+            reply(ServerMessages.error(id: id, RequestError(Self.code(of: error), error.description)), to: client)
             return false
+        }
+    }
+
+    /// An update that keeps the region's gestures, relations and children, made in place: the rest of the scene is
+    /// neither read nor rebuilt, so its cost follows the region, not the scene.
+    private func update(_ regionID: String, fields: JSONValue, id: RequestID?, client: ClientState) -> Bool {
+        do throws(SceneEditor.EditError) {
+            let update = try SceneEditor.regionUpdate(regionID, fields: fields, in: dispatcher.index)
+            if let events = dispatcher.replaceRegion(update.node, with: update.region, at: now) {
+                SceneEditor.modify(&scene.regions, at: update.path[...]) { $0 = update.region }
+                sceneVersion += 1
+                requestWork = .regionEdit(sceneRegions: dispatcher.index.nodes.count)
+                dispatchBuffer.append(contentsOf: events)
+                broadcastDispatched()
+                announceSceneChange(source: "client \(client.id)")
+            } else {
+                var newScene = dispatcher.index.scene
+                SceneEditor.modify(&newScene.regions, at: update.path[...]) { $0 = update.region }
+                install(newScene, source: "client \(client.id)")
+            }
+            reply(ServerMessages.ok(id: id) { $0.field("version", self.sceneVersion) }, to: client)
+            return true
+        } catch {
+            reply(ServerMessages.error(id: id, RequestError(Self.code(of: error), error.description)), to: client)
+            return false
+        }
+    }
+
+    static func code(of error: SceneEditor.EditError) -> RequestError.Code {
+        switch error {
+        case .notFound: .notFound
+        case .invalid, .forbidden: .invalidScene
         }
     }
 

@@ -14,17 +14,20 @@ extension Engine {
         let resized = newScene.width != scene.width || newScene.height != scene.height
         scene = newScene
         sceneVersion += 1
-        wholeSceneWork = true
+        requestWork = .wholeScene
         if settings.dispatches {
             dispatchBuffer.append(contentsOf: dispatcher.replaceScene(newScene, at: now))
             broadcastDispatched()
         }
         forgetTransientRegions(notIn: newScene)
         if resized { for device in devices.values { device.resize(to: (newScene.width, newScene.height)) } }
-        notify(ServerMessages.sceneChanged(newScene, version: sceneVersion, source: source), kind: .scene)
-        log(
-            .notice,
-            "scene version \(sceneVersion) from \(source): \(newScene.regionCount) region(s)")
+        announceSceneChange(source: source)
+    }
+
+    /// Tells subscribers of `scene`, the log and the status line that the scene in force changed.
+    func announceSceneChange(source: String) {
+        notify(ServerMessages.sceneChanged(scene, version: sceneVersion, source: source), kind: .scene)
+        log(.notice, "scene version \(sceneVersion) from \(source): \(scene.regionCount) region(s)")
         reportStatus()
     }
 

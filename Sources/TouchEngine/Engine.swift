@@ -56,8 +56,13 @@ public final class Engine {
     /// Regions added with `transient` by clients that have closed since the last `takeEffects()`: removed there,
     /// between inputs, because a client can close in the middle of a fan-out, where a scene change must not start.
     var closedTransientRegions: [(client: ClientID, regions: [String])] = []
-    /// The request being handled put a scene in force or wrote the whole scene: it spends a turn's budget.
-    var wholeSceneWork = false
+    /// What the request being handled did beyond reading its line: a scene put in force or written out spends the
+    /// budget.
+    var requestWork = RequestBudget.Work.line
+    /// The request work left before the loop serves devices and timers again, shared by all clients.
+    var requestBudget = RequestBudget()
+    /// The client served first by the last turn that resumed deferred requests: the next turn starts after it.
+    var lastResumedClient = ClientID(0)
     /// The latest time an input carried: what a scene change or a cancel without its own time is stamped with.
     var now = EventTime.zero
     /// Sees every decoded finger and dispatched event (`EngineEvent`).

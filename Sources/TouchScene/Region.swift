@@ -121,7 +121,14 @@ public struct Scene: Equatable, Sendable {
 
     /// Regions in the scene, children included.
     public var regionCount: Int {
-        func count(_ regions: [Region]) -> Int { regions.reduce(regions.count) { $0 + count($1.children) } }
+        // By position: an element read by `reduce` or `for in` is a copy, which retained every field of every region.
+        func count(_ regions: [Region]) -> Int {
+            var total = regions.count
+            for position in regions.indices where !regions[position].children.isEmpty {
+                total += count(regions[position].children)
+            }
+            return total
+        }
         return count(regions)
     }
 }

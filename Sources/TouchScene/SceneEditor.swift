@@ -36,6 +36,13 @@ public enum SceneEditor {
     /// the scene's relations again.
     static let relationKeys: Set<String> = ["gestures", "simultaneous", "sequenced", "children"]
 
+    /// Whether an update with these fields keeps the region's gestures, relations and children, so that it can be
+    /// put in force in place (`Dispatcher.replaceRegion`).
+    public static func mayUpdateInPlace(_ fields: JSONValue) -> Bool {
+        guard case .object(let changes, _) = fields else { return false }
+        return !changes.contains { relationKeys.contains($0.key) }
+    }
+
     public static func addRegion(_ value: JSONValue, parent: String?, to index: SceneIndex) throws(EditError) -> Scene {
         var scene = index.scene
         var parentPath: [Int] = []
@@ -70,7 +77,36 @@ public enum SceneEditor {
         return scene
     }
 
+    /// An update of one region, decoded and checked: `region` (with its children) replaces node `node`, at
+    /// `path` in the scene's tree.
+    public struct RegionUpdate: Sendable {
+        public var node: Int
+        public var path: [Int]
+        public var region: Region
+        /// The update names fields that decide which gestures wait for which (`relationKeys`).
+        public var changesRelations: Bool
+    }
+
     public static func updateRegion(_ id: String, fields: JSONValue, in index: SceneIndex) throws(EditError) -> Scene {
+        let update = try regionUpdate(id, fields: fields, in: index)
+        var scene = index.scene
+        modify(&scene.regions, at: update.path[...]) { $0 = update.region }
+        if update.changesRelations {
+            do throws(JSONFieldError) {
+                try SceneLoader.checkRelations(scene.regions, nil, path: "", in: .init(scene.regions))
+            } catch {
+                throw .invalid(region: id, error)
+            }
+        }
+        return scene
+    }
+
+    /// The region `id` with `fields` set, read and checked alone: the rest of the scene is not read, so an update
+    /// that changes relations (`changesRelations`) must still have the scene's relations checked
+    /// (`updateRegion` does).
+    public static func regionUpdate(_ id: String, fields: JSONValue, in index: SceneIndex) throws(EditError)
+        -> RegionUpdate
+    {
         guard case .object(let changes, _) = fields else {
             throw .invalid(
                 region: id, JSONFieldError(line: 0, path: "set", message: "expected an object of region fields"))
@@ -94,18 +130,15 @@ public enum SceneEditor {
                 index.index(of: $0).flatMap { replaced.contains($0) ? nil : "a region of the scene in force" }
             },
             standingCount: index.nodes.count - replaced.count)
-        var scene = index.scene
         do throws(JSONFieldError) {
             let region = try SceneLoader.decodeRegion(
                 .object(members, line: line), path: "set", ids: &ids, depth: index.nodes[node].depth)
-            modify(&scene.regions, at: path(of: node, in: index)[...]) { $0 = region }
-            if changes.contains(where: { relationKeys.contains($0.key) }) {
-                try SceneLoader.checkRelations(scene.regions, nil, path: "", in: .init(scene.regions))
-            }
+            return RegionUpdate(
+                node: node, path: path(of: node, in: index), region: region,
+                changesRelations: changes.contains { relationKeys.contains($0.key) })
         } catch {
             throw .invalid(region: id, error)
         }
-        return scene
     }
 
     /// Removes a region with its children. Refused while a gesture of another region waits for one of theirs
@@ -166,7 +199,7 @@ public enum SceneEditor {
         return path.reversed()
     }
 
-    static func modify(_ regions: inout [Region], at path: ArraySlice<Int>, _ change: (inout Region) -> Void) {
+    public static func modify(_ regions: inout [Region], at path: ArraySlice<Int>, _ change: (inout Region) -> Void) {
         guard let first = path.first else { return }
         if path.count == 1 {
             change(&regions[first])

@@ -52,7 +52,7 @@ public struct SceneIndex: Sendable {
     public init(scene: Scene) {
         width = scene.width
         height = scene.height
-        for region in scene.regions { roots.append(add(region, parent: nil, depth: 0, origin: .zero)) }
+        for region in scene.regions { roots.append(add(region, parent: nil, depth: 0)) }
         for index in nodes.indices { indexByID[nodes[index].id] = index }
         computeOrder()
         rebuildGrid()
@@ -60,12 +60,32 @@ public struct SceneIndex: Sendable {
 
     public func index(of id: String) -> Int? { indexByID[id] }
 
+    /// Entries in the hit-test grid's cells (bounded by eight a node and one a cell).
+    public var gridEntryCount: Int { grid.entries.count }
+
     public subscript(id: String) -> Node? { indexByID[id].map { nodes[$0] } }
 
     /// The region a finger going down at `point` belongs to, or nil.
     public func hitTest(_ point: Point) -> Int? {
         guard let cell = grid.cell(for: point) else { return linearHitTest(point) }
-        for index in grid.nodes(in: cell) where accepts(index, point) { return index }
+        // The cell's nodes and the nodes too wide for cells, merged in rank order: the first that accepts is the hit.
+        let local = grid.nodes(in: cell)
+        let wide = grid.wide
+        var nextLocal = local.startIndex
+        var nextWide = wide.startIndex
+        while nextLocal < local.endIndex || nextWide < wide.endIndex {
+            let candidate: Int
+            if nextWide == wide.endIndex
+                || (nextLocal < local.endIndex && nodes[local[nextLocal]].rank < nodes[wide[nextWide]].rank)
+            {
+                candidate = local[nextLocal]
+                nextLocal += 1
+            } else {
+                candidate = wide[nextWide]
+                nextWide += 1
+            }
+            if accepts(candidate, point) { return candidate }
+        }
         return nil
     }
 
@@ -132,29 +152,84 @@ public struct SceneIndex: Sendable {
         return true
     }
 
-    private mutating func add(_ region: Region, parent: Int?, depth: Int, origin: Point) -> Int {
-        let frame = region.frame.offsetBy(origin)
-        let parentNode = parent.map { nodes[$0] }
-        let visible = !region.hidden && region.enabled && region.alpha > Self.minimumAlpha
-        let eligible = visible && (parentNode?.eligible ?? true)
-        var clipping = parentNode?.clippingAncestors ?? []
-        if let parent, nodes[parent].region.clipsChildren { clipping.append(parent) }
+    private mutating func add(_ region: Region, parent: Int?, depth: Int) -> Int {
         var stripped = region
         stripped.children = []
         let index = nodes.count
         nodes.append(
             Node(
                 region: stripped, internedID: InternedString(region.id), parent: parent, children: [], depth: depth,
-                frame: frame,
-                touchBounds: region.touchableArea.bounds(for: frame), eligible: eligible,
-                takesTouches: eligible && region.wantsTouches, clippingAncestors: clipping, rank: 0))
-        // A scroll container shows its content shifted by its offset.
-        let contentOrigin = frame.origin - (region.scroll?.offset ?? .zero)
+                frame: region.frame, touchBounds: region.frame, eligible: false, takesTouches: false, clippingAncestors: [], rank: 0))
+        place(index)
         for child in region.children {
-            let childIndex = add(child, parent: index, depth: depth + 1, origin: contentOrigin)
+            let childIndex = add(child, parent: index, depth: depth + 1)
             nodes[index].children.append(childIndex)
         }
         return index
+    }
+
+    /// Works out a node's scene frame, touchable area, eligibility and clipping from its region and its parent's
+    /// (already placed) node.
+    private mutating func place(_ index: Int) {
+        let region = nodes[index].region
+        let parentNode = nodes[index].parent.map { nodes[$0] }
+        // A scroll container shows its content shifted by its offset.
+        let origin = parentNode.map { $0.frame.origin - ($0.region.scroll?.offset ?? .zero) } ?? .zero
+        let frame = region.frame.offsetBy(origin)
+        let visible = !region.hidden && region.enabled && region.alpha > Self.minimumAlpha
+        let eligible = visible && (parentNode?.eligible ?? true)
+        var clipping = parentNode?.clippingAncestors ?? []
+        if let parent = nodes[index].parent, nodes[parent].region.clipsChildren { clipping.append(parent) }
+        nodes[index].frame = frame
+        nodes[index].touchBounds = region.touchableArea.bounds(for: frame)
+        nodes[index].eligible = eligible
+        nodes[index].takesTouches = eligible && region.wantsTouches
+        nodes[index].clippingAncestors = clipping
+    }
+
+    /// Puts `region` in force for node `index` in place: its own fields change; its children (the same regions,
+    /// as `region.children` must hold them) stay nodes of their own, placed again below it. Work in proportion to
+    /// the node's subtree, and to the scene only for what hit testing orders (a changed `z`) and buckets.
+    public mutating func replaceRegion(_ index: Int, with region: Region) {
+        var stripped = region
+        stripped.children = []
+        let restacked = stripped.z != nodes[index].region.z
+        nodes[index].region = stripped
+        var stack = [index]
+        while let current = stack.popLast() {
+            place(current)
+            stack.append(contentsOf: nodes[current].children)
+        }
+        if restacked { restack(index) }
+        rebuildGrid()
+    }
+
+    /// Orders a node's siblings again after its `z` changed: their subtrees are contiguous blocks of `order`, so
+    /// only the span they cover is rewritten, in the order `computeOrder` gives them.
+    private mutating func restack(_ index: Int) {
+        let siblings = nodes[index].parent.map { nodes[$0].children } ?? roots
+        let stacked = siblings.sorted { nodes[$0].rank < nodes[$1].rank }
+        var subtreeSize = 0
+        var stack = [stacked[0]]
+        while let current = stack.popLast() {
+            subtreeSize += 1
+            stack.append(contentsOf: nodes[current].children)
+        }
+        let spanStart = nodes[stacked[0]].rank - subtreeSize + 1
+        var blocks: [Int: Range<Int>] = [:]
+        var blockStart = spanStart
+        for sibling in stacked {
+            blocks[sibling] = blockStart..<(nodes[sibling].rank + 1)
+            blockStart = nodes[sibling].rank + 1
+        }
+        // Higher z on top; equal z: the later sibling on top (as `computeOrder`).
+        let keys = siblings.enumerated().map { (z: nodes[$0.element].region.z, position: $0.offset, node: $0.element) }
+        let restacked = keys.sorted { a, b in a.z != b.z ? a.z > b.z : a.position > b.position }
+        var span: [Int] = []
+        span.reserveCapacity(blockStart - spanStart)
+        for key in restacked { span += order[blocks[key.node]!] }
+        order.replaceSubrange(spanStart..<blockStart, with: span)
+        for rank in spanStart..<blockStart { nodes[order[rank]].rank = rank }
     }
 
     private mutating func computeOrder() {
@@ -206,6 +281,8 @@ public struct SceneIndex: Sendable {
         /// grid is built again at every scene change and every drag-to-move step).
         var starts: [Int] = [0, 0]
         var entries: [Int] = []
+        /// Nodes in no cell, tried in every hit test (`fill`).
+        var wide: [Int] = []
 
         init() {}
 
@@ -239,8 +316,24 @@ public struct SceneIndex: Sendable {
         }
 
         /// Puts each node in every cell its bounds touch; `placed` comes in rank order, so each cell's list is sorted.
+        /// The grid holds at most `entryLimit(nodes:)` entries: past that, the nodes that span the most cells go to
+        /// `wide` instead (also in rank order), which every hit test reads. Ten thousand overlapping full-screen
+        /// regions would otherwise put every region in every cell.
         mutating func fill(_ placed: [(node: Int, bounds: Rect)]) {
-            let spans = placed.map { cellSpan($0.bounds) }
+            var spans = placed.map { cellSpan($0.bounds) }
+            let sizes = spans.map { span in span.map { $0.rows.count * $0.columns.count } ?? 0 }
+            var total = sizes.reduce(0, +)
+            let limit = Self.entryLimit(nodes: placed.count, cells: starts.count - 1)
+            var isWide = Array(repeating: false, count: placed.count)
+            if total > limit {
+                for item in sizes.indices.sorted(by: { sizes[$0] > sizes[$1] }) {
+                    guard total > limit else { break }
+                    isWide[item] = true
+                    total -= sizes[item]
+                    spans[item] = nil
+                }
+            }
+            wide = placed.indices.filter { isWide[$0] }.map { placed[$0].node }
             for span in spans {
                 guard let span else { continue }
                 for row in span.rows { for column in span.columns { starts[row * columns + column + 1] += 1 } }
@@ -258,6 +351,9 @@ public struct SceneIndex: Sendable {
                 }
             }
         }
+
+        /// Eight entries a node, beside one a cell: a scene of small regions stays wholly in cells.
+        static func entryLimit(nodes: Int, cells: Int) -> Int { 8 * nodes + cells }
 
         /// The cells a node's bounds touch; nil for bounds with no area in the scene.
         private func cellSpan(_ bounds: Rect) -> (rows: ClosedRange<Int>, columns: ClosedRange<Int>)? {

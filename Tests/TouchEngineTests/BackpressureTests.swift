@@ -91,6 +91,7 @@ struct BackpressureTests {
             try #require(turns < 10_000)
             harness[client].capacity = 700
             harness.serve(client)
+            harness.fireTimerIfDueNow()
         }
         let replies = harness[client].take()
         #expect(replies.map(\.idSource) == (0..<Self.pings).map { String($0) })

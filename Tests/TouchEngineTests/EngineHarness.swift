@@ -97,6 +97,8 @@ final class EngineHarness {
     func request(_ text: String, from id: ClientID) -> [WireLine] {
         _ = self[id].take()
         send(text, from: id)
+        // Turns of the loop until the request is answered (other clients' deferred requests may come first).
+        for _ in 0..<10_000 where engine.hasDeferredRequests { fireTimerIfDueNow() }
         return self[id].take()
     }
 
@@ -138,6 +140,14 @@ final class EngineHarness {
             }
         }
         flush(id)
+        pump()
+    }
+
+    /// The daemon's timer when the engine asks for it at once (requests deferred to the next turn): it fires at
+    /// the start of the next turn of the loop, before anything else is read.
+    func fireTimerIfDueNow() {
+        guard engine.hasDeferredRequests else { return }
+        engine.advance(to: now)
         pump()
     }
 

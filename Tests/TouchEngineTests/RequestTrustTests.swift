@@ -29,7 +29,7 @@ struct RequestTrustTests {
         #expect(harness.request(Self.invalidScene, from: root).last?.errorCode == "invalid-scene")
     }
 
-    @Test("pipelined requests are answered 64 a turn, in order, and another client is served in between")
+    @Test("pipelined requests are answered 64 a turn among all clients, in order, and another client takes its turn")
     func budgetPerTurn() throws {
         let harness = EngineHarness()
         let flooder = try harness.client(Fixtures.user)
@@ -40,10 +40,36 @@ struct RequestTrustTests {
         harness[other].inbound = Array((#"{"op":"ping","id":"other"}"# + "\n").utf8)
         harness.serve(flooder)
         #expect(harness[flooder].take().count == 64)  // docs/protocol.md: 64 small requests a turn
+        // The turn's budget is spent: the other client's ping waits for the next turn, as the flooder's rest does.
         harness.serve(other)
+        #expect(harness[other].take().isEmpty)
+        // Each turn starts with the client after the one that started the last: the flooder, then the other.
+        harness.fireTimerIfDueNow()
+        #expect(harness[flooder].take().map(\.idSource) == (64..<128).map { String($0) })
+        #expect(harness[other].take().isEmpty)
+        harness.fireTimerIfDueNow()
         #expect(harness[other].take().map(\.idSource) == [#""other""#])
+        #expect(harness[flooder].take().map(\.idSource) == (128..<191).map { String($0) })
         harness.settle()
-        #expect(harness[flooder].take().map(\.idSource) == (64..<1000).map { String($0) })
+        #expect(harness[flooder].take().map(\.idSource) == (191..<1000).map { String($0) })
+    }
+
+    @Test("twenty clients each sending one whole-scene request in the same turn share one budget")
+    func oneBudgetAmongClients() throws {
+        let harness = EngineHarness()
+        let clients = try (0..<20).map { _ in try harness.client(Fixtures.user) }
+        for client in clients { _ = harness[client].take() }
+        for client in clients { harness.send(#"{"op":"get-scene","id":1}"#, from: client) }
+        // One get-scene writes the whole scene and spends the turn; the other nineteen wait for turns of their own.
+        #expect(clients.filter { !harness[$0].take().isEmpty }.count == 1)
+        var turns = 0
+        while harness.engine.hasDeferredRequests {
+            turns += 1
+            harness.fireTimerIfDueNow()
+            #expect(clients.filter { !harness[$0].take().isEmpty }.count == 1)
+            try #require(turns < 100)
+        }
+        #expect(turns == 19)
     }
 
     @Test("an edit leaves other regions' numbers exact: tiny sizes, z and alpha survive unrelated edits")

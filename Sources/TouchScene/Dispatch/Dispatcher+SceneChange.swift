@@ -30,27 +30,7 @@ extension Dispatcher {
             let oldTarget = state.target
             let newTarget = oldTarget.flatMap { index.index(of: oldIndex.nodes[$0].id) }
             if let oldTarget, newTarget == nil || !index.nodes[newTarget!].eligible {
-                // The region went away, or can no longer take touches: one cancel, then silence.
-                if state.deliverAt == nil && !state.silent {
-                    let last = MappedFingerEvent(
-                        event: FingerEvent(
-                            phase: .cancel, finger: state.finger, slot: state.slot, time: time,
-                            contact: state.lastContact), position: state.lastLocation)
-                    out.append(.touch(touchEvent(state, last, regionNode: oldTarget, in: oldIndex)))
-                }
-                // Released, not only failed: a recognizer carried into the new arena must reset at its next touch.
-                for member in state.recognizers {
-                    for event in oldArena.recognizers[member].release(key, at: time) {
-                        out.append(.gesture(region: oldIndex.nodes[oldTarget].internedID, event))
-                    }
-                }
-                state.dead = true
-                // A dead finger drags nothing: the region (if it comes back) is free for the next finger.
-                dragDrivers = dragDrivers.filter { $0.value != key }
-                scrollDrivers = scrollDrivers.filter { $0.value.key != key }
-                state.recognizers = []
-                state.withheld = []
-                state.deliverAt = nil
+                end(&state, key: key, region: oldTarget, in: oldIndex, arena: oldArena, at: time)
                 fingers[key] = state
                 continue
             }
@@ -74,10 +54,47 @@ extension Dispatcher {
             uniqueKeysWithValues: dragDrivers.compactMap { node, key in
                 index.index(of: oldIndex.nodes[node].id).map { ($0, key) }
             })
-        // A container that still scrolls keeps its finger, from the new scene's offset on.
+        reanchorScrollDrivers { index.index(of: oldIndex.nodes[$0].id) }
+        tapHistory = Dictionary(
+            uniqueKeysWithValues: tapHistory.compactMap { node, record in
+                index.index(of: oldIndex.nodes[node].id).map { ($0, record) }
+            })
+        return takeOutput()
+    }
+
+    /// A finger whose region went away or can no longer take touches: one cancel, then silence.
+    func end(
+        _ state: inout FingerState, key: FingerKey, region: Int, in regionIndex: SceneIndex, arena: GestureArena,
+        at time: EventTime
+    ) {
+        if state.deliverAt == nil && !state.silent {
+            let last = MappedFingerEvent(
+                event: FingerEvent(
+                    phase: .cancel, finger: state.finger, slot: state.slot, time: time, contact: state.lastContact),
+                position: state.lastLocation)
+            out.append(.touch(touchEvent(state, last, regionNode: region, in: regionIndex)))
+        }
+        // Released, not only failed: a recognizer carried into a new arena must reset at its next touch.
+        for member in state.recognizers {
+            for event in arena.recognizers[member].release(key, at: time) {
+                out.append(.gesture(region: regionIndex.nodes[region].internedID, event))
+            }
+        }
+        state.dead = true
+        // A dead finger drags nothing: the region (if it comes back) is free for the next finger.
+        dragDrivers = dragDrivers.filter { $0.value != key }
+        scrollDrivers = scrollDrivers.filter { $0.value.key != key }
+        state.recognizers = []
+        state.withheld = []
+        state.deliverAt = nil
+    }
+
+    /// A container that still scrolls keeps its finger, from the new scene's offset on (`node`: where an old
+    /// container's node is now, nil when it is gone).
+    func reanchorScrollDrivers(_ node: (Int) -> Int?) {
         scrollDrivers = Dictionary(
-            uniqueKeysWithValues: scrollDrivers.compactMap { node, drive in
-                index.index(of: oldIndex.nodes[node].id).flatMap { new in
+            uniqueKeysWithValues: scrollDrivers.compactMap { old, drive in
+                node(old).flatMap { new in
                     index.nodes[new].region.scroll.map { scroll in
                         (
                             new,
@@ -88,10 +105,5 @@ extension Dispatcher {
                     }
                 }
             })
-        tapHistory = Dictionary(
-            uniqueKeysWithValues: tapHistory.compactMap { node, record in
-                index.index(of: oldIndex.nodes[node].id).map { ($0, record) }
-            })
-        return takeOutput()
     }
 }
