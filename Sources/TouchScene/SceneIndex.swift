@@ -159,7 +159,8 @@ public struct SceneIndex: Sendable {
         nodes.append(
             Node(
                 region: stripped, internedID: InternedString(region.id), parent: parent, children: [], depth: depth,
-                frame: region.frame, touchBounds: region.frame, eligible: false, takesTouches: false, clippingAncestors: [], rank: 0))
+                frame: region.frame, touchBounds: region.frame, eligible: false, takesTouches: false,
+                clippingAncestors: [], rank: 0))
         place(index)
         for child in region.children {
             let childIndex = add(child, parent: index, depth: depth + 1)

@@ -27,7 +27,9 @@ extension Dispatcher {
         index.replaceRegion(node, with: region)
         if let before {
             for key in held {
-                guard var state = fingers[key], let target = state.target, !index.nodes[target].eligible else { continue }
+                guard var state = fingers[key], let target = state.target, !index.nodes[target].eligible else {
+                    continue
+                }
                 end(&state, key: key, region: target, in: before, arena: arena, at: time)
                 fingers[key] = state
             }
