@@ -11,6 +11,19 @@ struct EDIDTests {
             + "3500b9882100001a000000fd0030901efa41000a202020202020000000fc004c"
             + "4720554c545241474541520a000000ff003030303030303030303030300a0132")
 
+    /// The EDID qemu 7.2 gives a guest's first virtio-vga output at `xres=1920,yres=1080` (hw/display/edid-generate.c,
+    /// read from the VM's /sys/class/drm/card0-Virtual-1/edid): Red Hat's PNP id, product 0x1234, "QEMU Monitor",
+    /// 1920 x 1080 at qemu's 100 dpi, 487 x 274 mm.
+    static let qemu: [UInt8] = hex(
+        "00ffffffffffff004914341200000000"
+            + "2a180104a5301b7806ee91a3544c9926"
+            + "0f5054210800e1c0d1c0d100a940b300"
+            + "950081808140d25480a072382540e039"
+            + "5540e71211000018000000f7000a0040"
+            + "82002820000000000000000000fd0032"
+            + "7d1ea0ff010a202020202020000000fc"
+            + "0051454d55204d6f6e69746f720a01b0")
+
     static func hex(_ text: String) -> [UInt8] {
         var bytes: [UInt8] = []
         var index = text.startIndex
@@ -29,6 +42,13 @@ struct EDIDTests {
         #expect(edid.product == 0x7765)
         #expect(edid.name == "LG ULTRAGEAR")
         #expect(edid.widthMM == 697 && edid.heightMM == 392)
+    }
+
+    @Test("qemu's EDID, as a guest's kernel reads it")
+    func qemuMonitor() throws {
+        #expect(Self.qemu.count == 128)
+        let edid = try EDID(bytes: Self.qemu)
+        #expect(edid == EDID(manufacturer: "RHT", product: 0x1234, name: "QEMU Monitor", widthMM: 487, heightMM: 274))
     }
 
     @Test(
