@@ -90,6 +90,7 @@ final class DeviceManager {
             let assignment = assign(.automatic, facts: device.facts, node: node)
             guard assignment.region != settings.region else { continue }
             settings.region = assignment.region
+            followingDisplays[node]?.settings = settings
             onChange(.remapped(node: node, settings: settings))
         }
     }
