@@ -4,7 +4,8 @@
 # deployment: udev rule, list-devices, sd_notify and socket activation, record and replay round trip
 # (Tests/vm/guest-deploy.sh), then faults: a real SYN_DROPPED, unplug mid-touch and replug (Tests/vm/guest-faults.sh),
 # then the virtual touchscreen of forwardUnclaimed read by libinput (Tests/vm/guest-uinput.sh; judged against the
-# recording on the host by Tests/vm/uinput-check.py).
+# recording on the host by Tests/vm/uinput-check.py), then two touchscreens on a two-output virtio-vga whose EDIDs
+# qemu makes, each mapped to its own monitor by "output": "auto" (Tests/vm/guest-outputs.sh).
 # Skips, saying so, where the VM harness is absent (a user's checkout).
 # VM_GUESTS="deploy faults" runs only those guests.
 set -euo pipefail
@@ -76,12 +77,21 @@ uinput_check() {
         --cut-events "$UINPUT/n4-cut.events" --cut-libinput "$files/libinput-stop.txt" | tee -a "$OUT/uinput/stdout"
     return "${PIPESTATUS[0]}"
 }
-for mode in ${VM_GUESTS:-plain udev deploy faults uinput}; do
+# The outputs guest: two touchscreens the sizes of qemu's two outputs, with the config and scene of their layout.
+OUTPUTS=$(mktemp -d /tmp/touchd-outputs.XXXXXX)
+sh Tests/vm/make-outputs-devices.sh "$OUTPUTS"
+for mode in ${VM_GUESTS:-plain udev deploy faults uinput outputs}; do
     extra=()
     if [ "$mode" = udev ] || [ "$mode" = deploy ] || [ "$mode" = uinput ]; then extra=(--udev); fi
     # The deployment guest measures the gaps evemu-play leaves between frames (issue 16) on a virtual clock that
     # counts guest instructions: on the wall clock, TCG's sleeps overshoot by 0.2-6 ms when the host is busy.
     if [ "$mode" = deploy ]; then extra+=(--accel tcg --qemu-arg -icount --qemu-arg shift=0,sleep=off); fi
+    # virtio-vga with two outputs, qemu's EDID on each; `video=Virtual-2:e` turns the second on (qemu enables only
+    # the first until a display UI asks for more).
+    if [ "$mode" = outputs ]; then
+        extra=(-m virtio_gpu --qemu-arg -device --qemu-arg virtio-vga,edid=on,xres=1920,yres=1080,max_outputs=2
+            --append video=Virtual-2:e)
+    fi
     script=/vm/guest-daemon.sh
     files=(-f "$(pwd)/config/demo:/touchd")
     if [ "$mode" = deploy ]; then
@@ -90,6 +100,9 @@ for mode in ${VM_GUESTS:-plain udev deploy faults uinput}; do
     elif [ "$mode" = faults ]; then
         script=/vm/guest-faults.sh
         files=(-f "$FAULTS:/touchd")
+    elif [ "$mode" = outputs ]; then
+        script=/vm/guest-outputs.sh
+        files=(-f "$OUTPUTS:/touchd")
     elif [ "$mode" = uinput ]; then
         script=/vm/guest-uinput.sh
         files=(-f "$UINPUT:/touchd" -b /usr/libexec/libinput/libinput-debug-events -b evemu-record

@@ -3,10 +3,15 @@
 /// Order: normalize each axis to [0,1) as libinput does (`(v - min) / (max - min + 1)`), apply the device's
 /// calibration matrix (hardware correction, e.g. `LIBINPUT_CALIBRATION_MATRIX`), then the installation's
 /// inversion and clockwise rotation, then scale to the output size. Rotation by 90° is the same as libinput's
-/// 90° preset matrix, so a panel documented with either form gives the same result.
+/// 90° preset matrix, so a panel documented with either form gives the same result. A target region (`mapTo`,
+/// sway's `map_to_region`) comes last: the transformed [0,1)² lands on that rectangle of the output instead of on
+/// all of it.
 public struct CoordinateMapping: Equatable, Sendable {
     public var xAxis: AbsInfo
     public var yAxis: AbsInfo
+    /// Where [0,1)² lands: the target region, or the whole output from (0, 0).
+    public var originX: Double = 0
+    public var originY: Double = 0
     public var outputWidth: Double
     public var outputHeight: Double
     public let transform: CalibrationMatrix
@@ -18,22 +23,25 @@ public struct CoordinateMapping: Equatable, Sendable {
         public var invertX = false
         public var invertY = false
         public var calibration: CalibrationMatrix = .identity
+        /// The rectangle of the output the device covers, in output units; nil: the whole output.
+        public var region: MappingRegion?
 
         public init(
             outputSize: (width: Double, height: Double)? = nil, rotation: Int = 0, invertX: Bool = false,
-            invertY: Bool = false, calibration: CalibrationMatrix = .identity
+            invertY: Bool = false, calibration: CalibrationMatrix = .identity, region: MappingRegion? = nil
         ) {
             self.outputSize = outputSize
             self.rotation = rotation
             self.invertX = invertX
             self.invertY = invertY
             self.calibration = calibration
+            self.region = region
         }
 
         public static func == (lhs: Settings, rhs: Settings) -> Bool {
             lhs.outputSize?.width == rhs.outputSize?.width && lhs.outputSize?.height == rhs.outputSize?.height
                 && lhs.rotation == rhs.rotation && lhs.invertX == rhs.invertX && lhs.invertY == rhs.invertY
-                && lhs.calibration == rhs.calibration
+                && lhs.calibration == rhs.calibration && lhs.region == rhs.region
         }
     }
 
@@ -63,7 +71,10 @@ public struct CoordinateMapping: Equatable, Sendable {
         self.yAxis = yAxis
         let deviceWidth = Double(Int64(xAxis.maximum) - Int64(xAxis.minimum) + 1)
         let deviceHeight = Double(Int64(yAxis.maximum) - Int64(yAxis.minimum) + 1)
-        if let size = settings.outputSize {
+        if let region = settings.region {
+            (originX, originY) = (region.x, region.y)
+            (outputWidth, outputHeight) = (region.width, region.height)
+        } else if let size = settings.outputSize {
             (outputWidth, outputHeight) = (size.width, size.height)
         } else if settings.rotation % 180 == 90 {
             (outputWidth, outputHeight) = (deviceHeight, deviceWidth)
@@ -84,7 +95,7 @@ public struct CoordinateMapping: Equatable, Sendable {
     public func map(x: Int32, y: Int32) -> Point {
         let n = normalized(x: x, y: y)
         let t = transform.apply(x: n.x, y: n.y)
-        return Point(x: t.x * outputWidth, y: t.y * outputHeight)
+        return Point(x: originX + t.x * outputWidth, y: originY + t.y * outputHeight)
     }
 
     public func map(_ contact: ContactState) -> Point { map(x: contact.x, y: contact.y) }
@@ -95,6 +106,6 @@ public struct CoordinateMapping: Equatable, Sendable {
         let nx = (x - Double(xAxis.minimum)) / Double(Int64(xAxis.maximum) - Int64(xAxis.minimum) + 1)
         let ny = (y - Double(yAxis.minimum)) / Double(Int64(yAxis.maximum) - Int64(yAxis.minimum) + 1)
         let t = transform.apply(x: nx, y: ny)
-        return Point(x: t.x * outputWidth, y: t.y * outputHeight)
+        return Point(x: originX + t.x * outputWidth, y: originY + t.y * outputHeight)
     }
 }

@@ -61,6 +61,8 @@ public struct Config: Equatable, Sendable {
         public var forwardUnclaimed: Bool?
         /// The jitter filter for the device's finger positions (docs/decoding.md, "Jitter").
         public var filter: JitterFilter?
+        /// Where its touches land in the scene (`mapTo`, `output`); nil: the whole scene.
+        public var target: MappingTarget?
 
         public init() {}
     }
@@ -69,6 +71,8 @@ public struct Config: Equatable, Sendable {
     /// The scene file; nil starts with an empty scene (every finger unassigned).
     public var scenePath: String?
     public var devices: [DeviceRule] = []
+    /// Each monitor's rectangle of the scene, by DRM connector name (`output` in a device rule).
+    public var outputs: [String: MappingRegion] = [:]
     /// Grab devices (EVIOCGRAB) unless a rule says otherwise.
     public var grab = false
     public var clients = Clients()
@@ -107,6 +111,7 @@ public struct Config: Equatable, Sendable {
             merged.grab = rule.grab ?? merged.grab
             merged.forwardUnclaimed = rule.forwardUnclaimed ?? merged.forwardUnclaimed
             merged.filter = rule.filter ?? merged.filter
+            merged.target = rule.target ?? merged.target
         }
         return merged
     }
@@ -196,14 +201,17 @@ public enum ConfigLoader {
             }
             try fields.rejectUnknownKeys()
         }
+        config.outputs = try outputs(&reader)
         for (index, item) in (try reader.array("devices") ?? []).enumerated() {
-            config.devices.append(try deviceRule(item, path: "devices[\(index)]"))
+            config.devices.append(try deviceRule(item, path: "devices[\(index)]", outputs: config.outputs))
         }
         try reader.rejectUnknownKeys()
         return config
     }
 
-    static func deviceRule(_ value: JSONValue, path: String) throws(JSONFieldError) -> Config.DeviceRule {
+    static func deviceRule(
+        _ value: JSONValue, path: String, outputs: [String: MappingRegion] = [:]
+    ) throws(JSONFieldError) -> Config.DeviceRule {
         var fields = try JSONObjectReader(value, path: path)
         var rule = Config.DeviceRule()
         if let match = fields.raw("match") {
@@ -236,6 +244,7 @@ public enum ConfigLoader {
         if let filter = fields.raw("filter") {
             rule.filter = try jitterFilter(filter, path: fields.childPath("filter"))
         }
+        rule.target = try mappingTarget(&fields, outputs: outputs)
         try fields.rejectUnknownKeys()
         return rule
     }

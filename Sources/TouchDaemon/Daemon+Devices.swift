@@ -32,6 +32,8 @@ extension Daemon {
             if let id = sources.first(where: { $0.value.node == node })?.key {
                 removeDevice(id, reason: "unplugged")
             }
+        case .remapped(let node, let settings):
+            if let id = sources.first(where: { $0.value.node == node })?.key { engine.remap(id, settings: settings) }
         }
         pump()
     }

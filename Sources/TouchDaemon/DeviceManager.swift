@@ -13,6 +13,8 @@ final class DeviceManager {
             EvdevDevice, description: DeviceDescription, settings: CoordinateMapping.Settings, filter: JitterFilter,
             verdict: TouchscreenVerdict, virtual: UinputTouchscreen?)
         case removed(node: String)
+        /// The device's monitor was chosen again (`"output": "auto"`, a monitor plugged in or out) and differs.
+        case remapped(node: String, settings: CoordinateMapping.Settings)
     }
 
     let config: Config
@@ -21,6 +23,11 @@ final class DeviceManager {
     private var monitor: Udev.Monitor?
     private var monitorToken: UInt64?
     private var open: Set<String> = []
+    /// The monitors as last read, and the devices whose place follows them (`"output": "auto"`).
+    private var connectors: [DisplayConnector] = []
+    private var followingDisplays: [String: (settings: CoordinateMapping.Settings, facts: TouchscreenFacts)] = [:]
+    /// Where the DRM connectors are read from (tests and the VM may point it elsewhere).
+    var drmRoot = DRMConnectors.defaultRoot
 
     init(config: Config, logger: Logger) {
         self.config = config
@@ -38,7 +45,9 @@ final class DeviceManager {
                     switch change {
                     case .added(let device): consider(device, onChange: onChange)
                     case .removed(let node):
+                        followingDisplays[node] = nil
                         if open.remove(node) != nil { onChange(.removed(node: node)) }
+                    case .displaysChanged: displaysChanged(onChange: onChange)
                     }
                 }
             }
@@ -48,6 +57,7 @@ final class DeviceManager {
         if !Udev.udevdRunning {
             logger.notice("udevd is not running: touchscreens are recognised by their capabilities")
         }
+        readConnectors()
         for device in udev.inputDevices() { consider(device, onChange: onChange) }
     }
 
@@ -57,7 +67,44 @@ final class DeviceManager {
     }
 
     /// A removal noticed by a read error rather than by udev.
-    func forget(_ node: String) { open.remove(node) }
+    func forget(_ node: String) {
+        open.remove(node)
+        followingDisplays[node] = nil
+    }
+
+    private func readConnectors() {
+        let (connectors, problems) = DRMConnectors.read(root: drmRoot)
+        for problem in problems { logger.warning(problem) }
+        self.connectors = connectors
+    }
+
+    /// A DRM hotplug: each device on `"output": "auto"` is placed again, and told when its place changed.
+    private func displaysChanged(onChange: (Change) -> Void) {
+        let before = connectors
+        readConnectors()
+        guard connectors != before else { return }
+        let connected = connectors.filter(\.connected).map(\.name).joined(separator: ", ")
+        logger.info("monitors changed; connected: \(connected.isEmpty ? "none" : connected)")
+        for (node, device) in followingDisplays.sorted(by: { $0.key < $1.key }) {
+            var settings = device.settings
+            let assignment = assign(.automatic, facts: device.facts, node: node)
+            guard assignment.region != settings.region else { continue }
+            settings.region = assignment.region
+            followingDisplays[node]?.settings = settings
+            onChange(.remapped(node: node, settings: settings))
+        }
+    }
+
+    private func assign(_ target: MappingTarget?, facts: TouchscreenFacts, node: String) -> OutputAssignment {
+        let assignment = OutputAssignment.resolve(
+            target, outputs: config.outputs, connectors: connectors, touchscreen: facts)
+        if assignment.undecided {
+            logger.warning("\(node): maps to \(assignment.explanation)")
+        } else if target != nil {
+            logger.notice("\(node): maps to \(assignment.explanation)")
+        }
+        return assignment
+    }
 
     private func consider(_ info: UdevInputDevice, onChange: (Change) -> Void) {
         guard !open.contains(info.node) else { return }
@@ -97,6 +144,9 @@ final class DeviceManager {
                 logger.warning("\(info.node): LIBINPUT_CALIBRATION_MATRIX '\(text)' is not six numbers; ignored")
             }
         }
+        let facts = TouchscreenFacts(description)
+        settings.region = assign(rule.target, facts: facts, node: info.node).region
+        if rule.target == .automatic { followingDisplays[info.node] = (settings, facts) }
         open.insert(info.node)
         let via = virtual.map { ", unclaimed fingers to \($0.node ?? "a virtual touchscreen")" } ?? ""
         logger.notice(

@@ -66,7 +66,8 @@ public final class Udev {
 
     static func number(_ node: String) -> Int { Int(node.drop { !$0.isNumber }) ?? Int.max }
 
-    /// A netlink monitor for input devices: from udevd when it runs (properties included), else from the kernel.
+    /// A netlink monitor for input devices and DRM connectors: from udevd when it runs (properties included), else
+    /// from the kernel.
     public final class Monitor {
         private let monitor: OpaquePointer
         public let fd: Int32
@@ -74,6 +75,8 @@ public final class Udev {
         public enum Change: Equatable, Sendable {
             case added(UdevInputDevice)
             case removed(node: String)
+            /// A DRM device changed (a monitor plugged in or out: the kernel's hotplug `change` event on the card).
+            case displaysChanged
         }
 
         public init(udev: Udev) throws(SystemError) {
@@ -82,6 +85,7 @@ public final class Udev {
                 throw SystemError("udev_monitor_new_from_netlink", errno: EPROTONOSUPPORT, subject: source)
             }
             udev_monitor_filter_add_match_subsystem_devtype(monitor, "input", nil)
+            udev_monitor_filter_add_match_subsystem_devtype(monitor, "drm", nil)
             guard udev_monitor_enable_receiving(monitor) == 0 else {
                 udev_monitor_unref(monitor)
                 throw SystemError("udev_monitor_enable_receiving")
@@ -93,13 +97,15 @@ public final class Udev {
 
         deinit { udev_monitor_unref(monitor) }
 
-        /// Reads every pending change for event nodes.
+        /// Reads every pending change for event nodes, and one `displaysChanged` for any number of DRM events.
         public func changes() -> [Change] {
             var result: [Change] = []
             while let device = udev_monitor_receive_device(monitor) {
                 defer { udev_device_unref(device) }
                 let action = udev_device_get_action(device).map { String(cString: $0) } ?? ""
-                if action == "remove", let node = udev_device_get_devnode(device).map({ String(cString: $0) }),
+                if udev_device_get_subsystem(device).map({ String(cString: $0) }) == "drm" {
+                    if !result.contains(.displaysChanged) { result.append(.displaysChanged) }
+                } else if action == "remove", let node = udev_device_get_devnode(device).map({ String(cString: $0) }),
                     node.hasPrefix("/dev/input/event")
                 {
                     result.append(.removed(node: node))

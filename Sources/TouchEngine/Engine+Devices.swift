@@ -8,7 +8,7 @@ final class DeviceState {
     let tag: DeviceTag
     let node: String
     let description: DeviceDescription
-    let mappingSettings: CoordinateMapping.Settings
+    private(set) var mappingSettings: CoordinateMapping.Settings
     /// Maps to the scene's size, and follows it when the scene changes.
     let followsScene: Bool
     var pipeline: TouchPipeline
@@ -45,6 +45,14 @@ final class DeviceState {
         if let mapping = try? CoordinateMapping(device: description, settings: settings) { pipeline.mapping = mapping }
     }
 
+    /// New settings (another monitor chosen); the decoder and its live fingers stay, and move on in the new place.
+    func remap(_ settings: CoordinateMapping.Settings, sceneSize: (Double, Double)) throws(CoordinateMapping.Error) {
+        var effective = settings
+        if followsScene { effective.outputSize = sceneSize }
+        pipeline.mapping = try CoordinateMapping(device: description, settings: effective)
+        mappingSettings = settings
+    }
+
     var summary: ServerMessages.DeviceSummary {
         ServerMessages.DeviceSummary(
             key: tag.name, name: description.name, node: node,
@@ -79,6 +87,23 @@ extension Engine {
         notify(ServerMessages.deviceAdded(device.summary), kind: .device, device: name)
         return DeviceHandle(index)
     }
+
+    /// Gives a device new mapping settings (`"output": "auto"` re-decided on a monitor hotplug); false when there is
+    /// no such device or its axes cannot take them.
+    @discardableResult
+    public func remap(_ id: DeviceHandle, settings: CoordinateMapping.Settings) -> Bool {
+        guard let device = devices[id.index] else { return false }
+        do {
+            try device.remap(settings, sceneSize: (scene.width, scene.height))
+        } catch {
+            log(.warning, "\(device.node): \(error)")
+            return false
+        }
+        return true
+    }
+
+    /// The mapping a device's positions go through now.
+    public func mapping(of id: DeviceHandle) -> CoordinateMapping? { devices[id.index]?.pipeline.mapping }
 
     /// The device's key in events ("event3", "replay0").
     public func key(of device: DeviceHandle) -> String? { devices[device.index]?.tag.name }

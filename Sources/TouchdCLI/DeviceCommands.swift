@@ -38,7 +38,9 @@ public enum ListDevicesCommand {
             if !Udev.udevdRunning {
                 out += "note: udevd is not running: touchscreens are recognised by their capabilities\n"
             }
-            for info in devices { out += describe(info, config: config) + "\n" }
+            let (connectors, problems) = DRMConnectors.read()
+            out += MonitorListing.describe(connectors, problems: problems, outputs: config.outputs)
+            for info in devices { out += describe(info, config: config, connectors: connectors) + "\n" }
             StandardStreams.write(Array(out.utf8), to: 1)
             return 0
         } catch {
@@ -55,7 +57,7 @@ public enum ListDevicesCommand {
         return Config()
     }
 
-    static func describe(_ info: UdevInputDevice, config: Config) -> String {
+    static func describe(_ info: UdevInputDevice, config: Config, connectors: [DisplayConnector] = []) -> String {
         let device: EvdevDevice
         do {
             device = try EvdevDevice(node: info.node)
@@ -92,6 +94,12 @@ public enum ListDevicesCommand {
             text += "  calibration: none\n"
         }
         if let rotation = rule.rotation, rotation != 0 { text += "  rotation: \(rotation)° (configuration)\n" }
+        if verdict.isTouchscreen {
+            let assignment = OutputAssignment.resolve(
+                rule.target, outputs: config.outputs, connectors: connectors, touchscreen: TouchscreenFacts(description)
+            )
+            text += "  mapping: \(ControlEscaping.escaped(assignment.explanation))\n"
+        }
         return text
     }
 

@@ -15,6 +15,10 @@ public enum ReplayCommand {
         .flag("invert-x", help: "mirror x"),
         .flag("invert-y", help: "mirror y"),
         .value("calibration", "'a b c d e f'", help: "libinput-style calibration matrix"),
+        .value(
+            "map-to", "X,Y,W,H",
+            help: "map the device onto this rectangle of the output, after rotation and calibration (sway's "
+                + "map_to_region; a device rule's mapTo)"),
         .value("format", "ndjson|text", help: "output format (default ndjson)"),
         .value("speed", "realtime|max", help: "replay pace (default max)"),
         .flag("skip-bad-lines", help: "skip malformed lines with a warning count instead of failing"),
@@ -141,6 +145,11 @@ public enum ReplayCommand {
             try parsed.value("calibration", expected: "six numbers 'a b c d e f'") {
                 CalibrationMatrix(udevProperty: $0)
             } ?? .identity
+        settings.mapping.region = try parsed.value("map-to", expected: "x,y,width,height, e.g. 1920,0,1920,1080") {
+            text in
+            let numbers = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0) }
+            return numbers.allSatisfy { $0 != nil } ? MappingRegion(numbers.compactMap { $0 }) : nil
+        }
         settings.filter = try filter(parsed)
         return settings
     }

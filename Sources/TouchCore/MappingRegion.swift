@@ -1,0 +1,27 @@
+/// A rectangle of the output (the scene) in its units: where a device's touches land (`mapTo`, an output's place
+/// in the layout).
+public struct MappingRegion: Equatable, Hashable, Sendable, CustomStringConvertible {
+    public var x: Double
+    public var y: Double
+    public var width: Double
+    public var height: Double
+
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+
+    /// Four numbers `[x, y, width, height]` with a positive width and height, as in a configuration or
+    /// `--map-to x,y,w,h`; nil otherwise.
+    public init?(_ numbers: [Double]) {
+        guard numbers.count == 4, numbers.allSatisfy(\.isFinite), numbers[2] > 0, numbers[3] > 0 else { return nil }
+        self.init(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3])
+    }
+
+    public var description: String {
+        [x, y, width, height].map { $0 == $0.rounded() && abs($0) < 1e15 ? String(Int64($0)) : String($0) }
+            .joined(separator: ",")
+    }
+}
