@@ -1,6 +1,7 @@
 import TouchCore
 import TouchEngine
 import TouchFormats
+import TouchRecordingFiles
 import TouchPosix
 
 /// A recording played as a device (`touchd run --replay`): read as a stream, a batch at a time as the feeder asks,

@@ -3,6 +3,7 @@ import TouchCore
 import TouchDaemon
 import TouchDevice
 import TouchFormats
+import TouchRecordingFiles
 import TouchPosix
 import TouchVersion
 

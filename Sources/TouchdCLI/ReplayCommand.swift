@@ -1,6 +1,7 @@
 import FoundationEssentials
 import TouchCore
 import TouchFormats
+import TouchRecordingFiles
 import TouchPosix
 import TouchScene
 import TouchWire

@@ -1,6 +1,7 @@
 import TouchCore
 import TouchEngine
 import TouchFormats
+import TouchRecordingFiles
 import TouchJSON
 import TouchPosix
 import TouchScene

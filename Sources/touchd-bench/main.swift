@@ -1,6 +1,7 @@
 import Foundation
 import TouchCore
 import TouchFormats
+import TouchRecordingFiles
 import TouchPosix
 import TouchWire
 

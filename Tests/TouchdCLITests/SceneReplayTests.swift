@@ -3,6 +3,7 @@ import FoundationXML
 import Testing
 import TouchCore
 import TouchFormats
+import TouchRecordingFiles
 import TouchGestures
 import TouchScene
 import TouchTestKit
