@@ -130,7 +130,8 @@ let package = Package(
         .executableTarget(
             name: "touchd-bench",
             dependencies: [
-                "CAllocCounter", "CShims", "TouchCore", "TouchFormats", "TouchRecordingFiles", "TouchScene", "TouchWire",
+                "CAllocCounter", "CShims", "TouchCore", "TouchFormats", "TouchRecordingFiles", "TouchScene",
+                "TouchWire",
                 "TouchEngine",
                 "TouchJSON", "TouchClient",
                 "TouchPosix", "TouchTestKit",
@@ -140,7 +141,8 @@ let package = Package(
         .target(name: "TouchTestKit", dependencies: ["TouchCore", "TouchFormats", "TouchPosix"]),
         .testTarget(name: "TouchCoreTests", dependencies: ["TouchCore", "TouchTestKit"]),
         .testTarget(
-            name: "TouchFormatsTests", dependencies: ["TouchCore", "TouchFormats", "TouchRecordingFiles", "TouchTestKit"]),
+            name: "TouchFormatsTests",
+            dependencies: ["TouchCore", "TouchFormats", "TouchRecordingFiles", "TouchTestKit"]),
         .testTarget(
             name: "TouchRecordingFilesTests",
             dependencies: ["TouchCore", "TouchFormats", "TouchRecordingFiles", "TouchTestKit"]),
@@ -159,7 +161,8 @@ let package = Package(
         .testTarget(
             name: "TouchEngineTests",
             dependencies: [
-                "TouchEngine", "TouchWire", "TouchJSON", "TouchScene", "TouchCore", "TouchFormats", "TouchRecordingFiles",
+                "TouchEngine", "TouchWire", "TouchJSON", "TouchScene", "TouchCore", "TouchFormats",
+                "TouchRecordingFiles",
                 "TouchTestKit",
             ]),
         .testTarget(
