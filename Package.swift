@@ -2,8 +2,10 @@
 // touchd: a Linux multi-touch input daemon.
 //
 // Dependencies point inward: the pure layers (TouchCore, TouchJSON, TouchFormats, TouchGestures, TouchScene,
-// TouchWire, TouchEngine) import no C library and do no I/O; TouchPosix and TouchDevice touch the system, and the
-// daemon (an adapter around TouchEngine) and the executables use them. docs/architecture.md has the picture.
+// TouchWire, TouchEngine) depend on pure layers alone, import no C module (but for a few of libc's pure functions
+// by name: memchr, atan2) and do no I/O; scripts/check-purity.sh, which CI runs, holds that list and checks it.
+// TouchPosix, TouchDevice and TouchRecordingFiles touch the system, and the daemon (an adapter around TouchEngine)
+// and the executables use them. docs/architecture.md has the picture.
 import PackageDescription
 
 // The per-event path crosses modules at every step (engine -> wire -> JSON writer -> byte buffer): release builds
