@@ -3,8 +3,8 @@ import TouchCore
 import TouchDaemon
 import TouchDevice
 import TouchFormats
-import TouchRecordingFiles
 import TouchPosix
+import TouchRecordingFiles
 import TouchVersion
 
 /// `touchd list-devices`: every input device, whether touchd would use it and why.

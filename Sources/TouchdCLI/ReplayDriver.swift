@@ -1,9 +1,9 @@
 import TouchCore
 import TouchEngine
 import TouchFormats
-import TouchRecordingFiles
 import TouchJSON
 import TouchPosix
+import TouchRecordingFiles
 import TouchScene
 import TouchWire
 

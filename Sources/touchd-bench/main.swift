@@ -1,8 +1,8 @@
 import Foundation
 import TouchCore
 import TouchFormats
-import TouchRecordingFiles
 import TouchPosix
+import TouchRecordingFiles
 import TouchWire
 
 /// touchd-bench: the benchmarks of docs/performance.md. Build in release mode; scripts/bench.sh runs them all.

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import TouchCore
 import TouchFormats
-import TouchRecordingFiles
 import TouchGestures
+import TouchRecordingFiles
 import TouchScene
 import TouchTestKit
 import TouchdCLI

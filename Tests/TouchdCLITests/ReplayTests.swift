@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import TouchCore
 import TouchFormats
-import TouchRecordingFiles
 import TouchPosix
+import TouchRecordingFiles
 import TouchTestKit
 import TouchdCLI
 

@@ -3,8 +3,8 @@ import FoundationXML
 import Testing
 import TouchCore
 import TouchFormats
-import TouchRecordingFiles
 import TouchGestures
+import TouchRecordingFiles
 import TouchScene
 import TouchTestKit
 import TouchWire
