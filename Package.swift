@@ -2,8 +2,10 @@
 // touchd: a Linux multi-touch input daemon.
 //
 // Dependencies point inward: the pure layers (TouchCore, TouchJSON, TouchFormats, TouchGestures, TouchScene,
-// TouchWire, TouchEngine) import no C library and do no I/O; TouchPosix and TouchDevice touch the system, and the
-// daemon (an adapter around TouchEngine) and the executables use them. docs/architecture.md has the picture.
+// TouchWire, TouchEngine) depend on pure layers alone, import no C module (but for a few of libc's pure functions
+// by name: memchr, atan2) and do no I/O; scripts/check-purity.sh, which CI runs, holds that list and checks it.
+// TouchPosix, TouchDevice and TouchRecordingFiles touch the system, and the daemon (an adapter around TouchEngine)
+// and the executables use them. docs/architecture.md has the picture.
 import PackageDescription
 
 // The per-event path crosses modules at every step (engine -> wire -> JSON writer -> byte buffer): release builds
@@ -42,6 +44,7 @@ let package = Package(
         .library(name: "TouchDaemon", targets: ["TouchDaemon"]),
         .library(name: "TouchCore", targets: ["TouchCore"]),
         .library(name: "TouchFormats", targets: ["TouchFormats"]),
+        .library(name: "TouchRecordingFiles", targets: ["TouchRecordingFiles"]),
         .library(name: "TouchScene", targets: ["TouchScene"]),
         .library(name: "TouchdCLI", targets: ["TouchdCLI"]),
     ],
@@ -65,7 +68,9 @@ let package = Package(
         // libm: the pure core uses sqrt without Foundation, and nothing else would link it.
         .target(name: "TouchCore", swiftSettings: crossModule, linkerSettings: [.linkedLibrary("m")]),
         .target(name: "TouchJSON", swiftSettings: crossModule),
-        .target(name: "TouchFormats", dependencies: ["TouchCore", "TouchPosix"]),
+        // Recordings' parsers, format detection and the evemu writer, over bytes in memory or a `RecordingSource`;
+        // TouchRecordingFiles (below) reads the files.
+        .target(name: "TouchFormats", dependencies: ["TouchCore"]),
         .target(
             name: "TouchGestures", dependencies: ["TouchCore", "TouchJSON"], swiftSettings: uncheckedExclusivity),
         .target(
@@ -80,13 +85,16 @@ let package = Package(
         // its dispatcher, clients and their queues. `touchd run` and `touchd replay` both drive it.
         .target(
             name: "TouchEngine",
-            dependencies: ["TouchCore", "TouchJSON", "TouchFormats", "TouchGestures", "TouchScene", "TouchWire"],
+            dependencies: ["TouchCore", "TouchJSON", "TouchGestures", "TouchScene", "TouchWire"],
             swiftSettings: uncheckedExclusivity),
 
         // System layer. CShims declares what Glibc's Swift module lacks (epoll, timerfd, signalfd, accept4, ...).
         .target(name: "CShims"),
         .target(name: "TouchPosix", dependencies: ["CShims", "CSystemd"]),
         .target(name: "TouchDevice", dependencies: ["TouchCore", "TouchPosix", "CEvdev", "CUdev", "CShims"]),
+        // Recordings read from files, pipes and standard input: the whole-file loader with its sibling description
+        // files, the streaming reader, and its passes on a second thread (read-ahead, split survey).
+        .target(name: "TouchRecordingFiles", dependencies: ["TouchCore", "TouchFormats", "TouchPosix"]),
         .target(name: "TouchClient", dependencies: ["TouchJSON", "TouchWire", "TouchPosix"]),
         // touchctl view's pure part: the state built from the daemon's messages and its picture in character cells.
         .target(name: "TouchView", dependencies: ["TouchClient", "TouchCore", "TouchScene"]),
@@ -94,8 +102,8 @@ let package = Package(
             name: "TouchDaemon",
             dependencies: [
                 // No C module: every system call goes through TouchPosix or TouchDevice.
-                "TouchCore", "TouchFormats", "TouchJSON", "TouchScene", "TouchWire", "TouchEngine", "TouchDevice",
-                "TouchPosix", "TouchVersion",
+                "TouchCore", "TouchFormats", "TouchRecordingFiles", "TouchJSON", "TouchScene", "TouchWire",
+                "TouchEngine", "TouchDevice", "TouchPosix", "TouchVersion",
             ],
             swiftSettings: uncheckedExclusivity),
 
@@ -103,8 +111,8 @@ let package = Package(
         .target(
             name: "TouchdCLI",
             dependencies: [
-                "TouchCore", "TouchFormats", "TouchGestures", "TouchScene", "TouchWire", "TouchEngine", "TouchDevice",
-                "TouchDaemon", "TouchPosix", "TouchVersion",
+                "TouchCore", "TouchFormats", "TouchRecordingFiles", "TouchGestures", "TouchScene", "TouchWire",
+                "TouchEngine", "TouchDevice", "TouchDaemon", "TouchPosix", "TouchVersion",
             ],
             swiftSettings: uncheckedExclusivity),
         .executableTarget(name: "touchd", dependencies: ["TouchdCLI", "TouchPosix"]),
@@ -124,7 +132,9 @@ let package = Package(
         .executableTarget(
             name: "touchd-bench",
             dependencies: [
-                "CAllocCounter", "CShims", "TouchCore", "TouchFormats", "TouchScene", "TouchWire", "TouchEngine",
+                "CAllocCounter", "CShims", "TouchCore", "TouchFormats", "TouchRecordingFiles", "TouchScene",
+                "TouchWire",
+                "TouchEngine",
                 "TouchJSON", "TouchClient",
                 "TouchPosix", "TouchTestKit",
             ]),
@@ -132,7 +142,12 @@ let package = Package(
         // Tests.
         .target(name: "TouchTestKit", dependencies: ["TouchCore", "TouchFormats", "TouchPosix"]),
         .testTarget(name: "TouchCoreTests", dependencies: ["TouchCore", "TouchTestKit"]),
-        .testTarget(name: "TouchFormatsTests", dependencies: ["TouchCore", "TouchFormats", "TouchTestKit"]),
+        .testTarget(
+            name: "TouchFormatsTests",
+            dependencies: ["TouchCore", "TouchFormats", "TouchRecordingFiles", "TouchTestKit"]),
+        .testTarget(
+            name: "TouchRecordingFilesTests",
+            dependencies: ["TouchCore", "TouchFormats", "TouchRecordingFiles", "TouchTestKit"]),
         .testTarget(name: "TouchJSONTests", dependencies: ["TouchJSON"]),
         .testTarget(name: "TouchVersionTests", dependencies: ["TouchVersion"]),
         .testTarget(
@@ -148,20 +163,25 @@ let package = Package(
         .testTarget(
             name: "TouchEngineTests",
             dependencies: [
-                "TouchEngine", "TouchWire", "TouchJSON", "TouchScene", "TouchCore", "TouchFormats", "TouchTestKit",
+                "TouchEngine", "TouchWire", "TouchJSON", "TouchScene", "TouchCore", "TouchFormats",
+                "TouchRecordingFiles",
+                "TouchTestKit",
             ]),
         .testTarget(
             name: "TouchDaemonTests",
             dependencies: [
                 "TouchDaemon", "TouchEngine", "TouchWire", "TouchClient", "TouchJSON", "TouchPosix", "TouchTestKit",
-                "TouchdCLI", "TouchFormats",
+                "TouchdCLI", "TouchFormats", "TouchRecordingFiles",
             ]),
         .testTarget(
             name: "TouchActionsTests",
             dependencies: ["TouchActions", "TouchClient", "TouchJSON", "TouchGestures", "TouchPosix", "TouchTestKit"]),
         .testTarget(
             name: "TouchdCLITests",
-            dependencies: ["TouchdCLI", "TouchCore", "TouchFormats", "TouchWire", "TouchTestKit", "TouchPosix"]),
+            dependencies: [
+                "TouchdCLI", "TouchCore", "TouchFormats", "TouchRecordingFiles", "TouchWire", "TouchTestKit",
+                "TouchPosix",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

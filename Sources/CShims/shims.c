@@ -27,6 +27,9 @@ const uint32_t touchd_epoll_out = EPOLLOUT;
 const uint32_t touchd_epoll_err = EPOLLERR;
 const uint32_t touchd_epoll_hup = EPOLLHUP;
 const uint32_t touchd_epoll_rdhup = EPOLLRDHUP;
+const int touchd_epoll_ctl_add = EPOLL_CTL_ADD;
+const int touchd_epoll_ctl_mod = EPOLL_CTL_MOD;
+const int touchd_epoll_ctl_del = EPOLL_CTL_DEL;
 
 int touchd_epoll_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
 
@@ -35,12 +38,7 @@ int touchd_epoll_control(int epfd, int op, int fd, uint32_t events, uint64_t tok
     memset(&event, 0, sizeof event);
     event.events = events;
     event.data.u64 = token;
-    int ops[] = {EPOLL_CTL_ADD, EPOLL_CTL_MOD, EPOLL_CTL_DEL};
-    if (op < 0 || op > 2) {
-        errno = EINVAL;
-        return -1;
-    }
-    return epoll_ctl(epfd, ops[op], fd, &event);
+    return epoll_ctl(epfd, op, fd, &event);
 }
 
 int touchd_epoll_wait(int epfd, touchd_epoll_event *events, int capacity, int timeout_ms) {

@@ -36,7 +36,7 @@ struct Connection {
 
     /// Writes what the socket takes of a last message (a goodbye), without waiting, then closes.
     func close(after finalBytes: [UInt8]) {
-        if !finalBytes.isEmpty { finalBytes.withUnsafeBytes { _ = try? Posix.write(fd, $0) } }
+        if !finalBytes.isEmpty { finalBytes.withUnsafeBytes { _ = try? Posix.send(fd, $0) } }
         Posix.close(fd)
     }
 }
@@ -159,7 +159,7 @@ extension Daemon {
         guard let connection = connections[id] else { return }
         engine.flush(id, at: time) { raw in
             do {
-                switch try Posix.write(connection.fd, raw) {
+                switch try Posix.send(connection.fd, raw) {
                 case .bytes(let count): return .wrote(count)
                 case .wouldBlock, .endOfFile: return .wrote(0)
                 }

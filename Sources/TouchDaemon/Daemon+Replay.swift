@@ -2,6 +2,7 @@ import TouchCore
 import TouchEngine
 import TouchFormats
 import TouchPosix
+import TouchRecordingFiles
 
 /// A recording played as a device (`touchd run --replay`): read as a stream, a batch at a time as the feeder asks,
 /// so the daemon holds a read buffer and a batch of events, never the whole recording; the feeder paces it on the

@@ -30,7 +30,6 @@ public final class Daemon {
         public init() {}
     }
 
-    public static let version = TouchdVersion.description
     /// The largest scene file the daemon reads (a 10,000-region scene is about 2 MB).
     public static let maximumSceneBytes = 16 << 20
 
@@ -81,7 +80,7 @@ public final class Daemon {
         for warning in warnings { logger.warning(warning) }
         var settings = Engine.Settings()
         settings.serverName = options.serverName
-        settings.version = Self.version
+        settings.version = TouchdVersion.description
         settings.dispatcher = Dispatcher.Options(dropUnassigned: config.dropUnassigned)
         settings.maximumLineBytes = config.clients.maximumLineBytes
         settings.queueBytes = config.clients.queueBytes

@@ -16,7 +16,8 @@ public final class Engine {
     public struct Settings: Sendable {
         /// The `server` of the hello, with the version after it.
         public var serverName = "touchd"
-        public var version = "0.1.0"
+        /// The adapter gives TouchVersion's (the daemon does): a pure engine does not know what build it is in.
+        public var version = "unknown"
         public var dispatcher = Dispatcher.Options()
         /// Off: decoded fingers go to the observer only, with no dispatcher and nothing for clients (`touchd replay`
         /// without a scene, whose output is the decoder's alone).

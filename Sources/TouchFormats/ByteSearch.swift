@@ -1,12 +1,19 @@
-import TouchPosix
+// memchr alone, by name: a pure function of its bytes. The purity check (scripts/check-purity.sh) allows this one
+// scoped import in a pure module and no other use of a C library.
+import func Glibc.memchr
 
 /// Finds a byte: the line readers look for every `\n` of a recording (and the evemu fast path for a NUL in a
 /// comment), so this is most of the bytes a replay touches. libc's memchr does it a vector register at a time.
 enum ByteSearch {
-    /// The index of the first `byte` in `bytes[from..<to]`, or `to` when there is none.
+    /// The index of the first `byte` in `bytes[from..<to]`, or `to` when there is none (`from` itself when the
+    /// range is empty or reversed).
     @inline(__always)
     static func first(_ byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Int {
-        Posix.firstIndex(of: byte, in: bytes, from: from, to: to)
+        guard from < to else { return from }
+        precondition(from >= 0 && to <= bytes.count, "byte range outside the buffer")
+        guard let base = bytes.baseAddress else { return to }
+        guard let found = memchr(base + from, Int32(byte), to - from) else { return to }
+        return UnsafePointer(found.assumingMemoryBound(to: UInt8.self)) - base
     }
 
     /// The first `\n` in `start..<end`, or nil: for a short search, such as to the end of evemu-record's comment

@@ -18,6 +18,17 @@ public enum EvemuReader {
             version: parsed.version, skipped: parsed.skipped)
     }
 
+    /// The device description in a description file's bytes (`.desc`/`.prop`/`.device`, or any evemu recording
+    /// with a header), named `file` in messages.
+    public static func description(in bytes: [UInt8], file: String) throws(RecordingError) -> DeviceDescription {
+        let parsed = try parseRaw(ByteOrderMark.stripped(bytes), file: file, options: ReadOptions())
+        guard let description = parsed.description else {
+            throw RecordingError(
+                .badDescription, file: file, "no device description (N:, I:, P:, B: or A: lines) in this file")
+        }
+        return description
+    }
+
     /// Parses without settling the description: nil when the file has no description lines.
     static func parseRaw(
         _ bytes: [UInt8], file: String, options: ReadOptions

@@ -1,6 +1,6 @@
 import TouchCore
 
-/// One pass over a recording's events from its first byte, for `RecordingStream`: events go out in batches, so
+/// One pass over a recording's events from its first byte, for `RecordingPass`: events go out in batches, so
 /// no pass holds more than a batch of them.
 protocol EventPass {
     /// Reads the input from its start. Events go to `batch` in order, a batch at a time; a malformed line goes
@@ -12,9 +12,14 @@ protocol EventPass {
 }
 
 /// What a recording file says beside its events.
-struct FileFacts {
-    var description: DeviceDescription?
-    var version: String?
+public struct FileFacts: Sendable {
+    public var description: DeviceDescription?
+    public var version: String?
+
+    public init(description: DeviceDescription? = nil, version: String? = nil) {
+        self.description = description
+        self.version = version
+    }
 }
 
 /// A text format's pass: lines from a `LineReader`, through a fresh line parser each time (the same parser the

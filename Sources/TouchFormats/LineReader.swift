@@ -1,7 +1,7 @@
-/// The bytes of a `RecordingInput` through one buffer that is refilled as it is used: reading never holds more of
+/// The bytes of a `RecordingSource` through one buffer that is refilled as it is used: reading never holds more of
 /// a file than the buffer, which grows only to hold a line (or record) longer than itself.
 struct InputBuffer {
-    let input: RecordingInput
+    let input: any RecordingSource
     private(set) var bytes: [UInt8]
     /// The unread bytes are `bytes[start..<end]`.
     var start = 0
@@ -11,7 +11,7 @@ struct InputBuffer {
     /// line cross reads.
     private let readSize: Int
 
-    init(_ input: RecordingInput, size: Int = RecordingStream.defaultBufferSize) {
+    init(_ input: any RecordingSource, size: Int = RecordingPass.defaultBufferSize) {
         self.input = input
         readSize = max(size, 1)
         bytes = [UInt8](repeating: 0, count: readSize)
@@ -75,7 +75,7 @@ struct LineReader {
     /// none), or nil when not looked for since the bytes last moved: one search covers many lines.
     private var firstNul: Int?
 
-    init(_ input: RecordingInput, bufferSize: Int = RecordingStream.defaultBufferSize, startsText: Bool = true) {
+    init(_ input: any RecordingSource, bufferSize: Int = RecordingPass.defaultBufferSize, startsText: Bool = true) {
         buffer = InputBuffer(input, size: bufferSize)
         self.startsText = startsText
         checkedByteOrderMark = !startsText

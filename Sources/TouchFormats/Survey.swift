@@ -2,13 +2,13 @@ import TouchCore
 
 /// What a first pass learns of a recording, or of one part of it, keeping no event: enough to settle the
 /// description (`EventStatistics`), count the events and skipped lines, and name the first skipped line.
-struct Survey {
-    var statistics = EventStatistics()
-    var firstEventTime: EventTime?
-    var eventCount = 0
-    var skippedCount = 0
-    var firstSkipped: RecordingError?
-    var facts = FileFacts()
+public struct Survey: Sendable {
+    public internal(set) var statistics = EventStatistics()
+    public internal(set) var firstEventTime: EventTime?
+    public internal(set) var eventCount = 0
+    public internal(set) var skippedCount = 0
+    public internal(set) var firstSkipped: RecordingError?
+    public internal(set) var facts = FileFacts()
 
     /// Reads `pass` through from its start.
     static func of<Pass: EventPass>(_ pass: inout Pass) throws(RecordingError) -> Survey {
@@ -29,7 +29,7 @@ struct Survey {
 
     /// Adds the survey of the part of the same recording that comes after this one's, whose lines are numbered
     /// from 1 at its start: `linesBefore` is how many lines come before it.
-    mutating func append(_ later: Survey, linesBefore: Int) {
+    public mutating func append(_ later: Survey, linesBefore: Int) {
         statistics.merge(later.statistics)
         if firstEventTime == nil { firstEventTime = later.firstEventTime }
         eventCount += later.eventCount
@@ -41,7 +41,7 @@ struct Survey {
 
 extension RecordingError {
     /// The same error, its line counted `lines` further on.
-    func shifted(byLines lines: Int) -> RecordingError {
+    public func shifted(byLines lines: Int) -> RecordingError {
         var shifted = self
         shifted.line = line.map { $0 + lines }
         return shifted

@@ -77,7 +77,7 @@ public final class EventLoop {
         let slot = freeSlots.last ?? slots.count
         registrations += 1
         let token = registrations << 32 | UInt64(slot)
-        guard touchd_epoll_control(epollFD, 0, fd, interest.epollEvents, token) == 0 else {
+        guard touchd_epoll_control(epollFD, touchd_epoll_ctl_add, fd, interest.epollEvents, token) == 0 else {
             throw SystemError("epoll_ctl ADD", subject: "fd \(fd)")
         }
         let registration = Registration(fd: fd, token: token, handler: handler)
@@ -92,7 +92,7 @@ public final class EventLoop {
 
     public func modify(_ token: UInt64, interest: Readiness) throws(SystemError) {
         guard let entry = registration(token) else { return }
-        guard touchd_epoll_control(epollFD, 1, entry.fd, interest.epollEvents, token) == 0 else {
+        guard touchd_epoll_control(epollFD, touchd_epoll_ctl_mod, entry.fd, interest.epollEvents, token) == 0 else {
             throw SystemError("epoll_ctl MOD", subject: "fd \(entry.fd)")
         }
     }
@@ -101,7 +101,7 @@ public final class EventLoop {
     /// the handler is released: a handler may hold what owns (and closes) it.
     public func deregister(_ token: UInt64) {
         guard let entry = registration(token) else { return }
-        _ = touchd_epoll_control(epollFD, 2, entry.fd, 0, token)
+        _ = touchd_epoll_control(epollFD, touchd_epoll_ctl_del, entry.fd, 0, token)
         let slot = Self.slot(of: token)
         slots[slot] = nil
         freeSlots.append(slot)

@@ -51,8 +51,9 @@ public enum Posix {
         throw SystemError("read")
     }
 
-    /// Writes as much as the kernel takes now; `.bytes(n)` may be short.
-    public static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(SystemError) -> IOResult {
+    /// Sends on a socket as much as the kernel takes now; `.bytes(n)` may be short. MSG_NOSIGNAL: a peer that has
+    /// gone is EPIPE, not a SIGPIPE that ends the process.
+    public static func send(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) throws(SystemError) -> IOResult {
         guard bytes.count > 0 else { return .bytes(0) }
         let written = retryingInterrupts { Glibc.send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL)) }
         if written >= 0 { return .bytes(written) }

@@ -4,6 +4,7 @@ import TouchDaemon
 import TouchDevice
 import TouchFormats
 import TouchPosix
+import TouchRecordingFiles
 import TouchVersion
 
 /// `touchd list-devices`: every input device, whether touchd would use it and why.

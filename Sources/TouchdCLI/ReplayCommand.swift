@@ -2,6 +2,7 @@ import FoundationEssentials
 import TouchCore
 import TouchFormats
 import TouchPosix
+import TouchRecordingFiles
 import TouchScene
 import TouchWire
 
@@ -90,12 +91,23 @@ public enum ReplayCommand {
                 pacer = { offset in realtimePacer.wait(offset) }
             }
             // The driver hands over 60 KiB at a time (each chunk at once when paced in real time): written as
-            // they come, with no second buffer.
+            // they come, with no second buffer. The first failure (a full disk) ends the writing, and the replay
+            // fails with it once the engine is done.
             // With a second processor, the recording is parsed on a thread of its own while the engine runs here.
+            var outputFailure: SystemError?
             let summary = try ReplayDriver.run(
                 stream: recording, settings: settings, pacer: pacer, readingAhead: Posix.usableProcessorCount > 1
             ) { bytes in
-                StandardStreams.write(bytes, to: 1)
+                guard outputFailure == nil else { return }
+                do throws(SystemError) {
+                    try Posix.writeAll(1, bytes)
+                } catch {
+                    outputFailure = error
+                }
+            }
+            if let outputFailure {
+                logger.error("replay: standard output: \(outputFailure)")
+                return ExitStatus.ioError.rawValue
             }
             if let svgPath = parsed["svg"], let scene = settings.scene {
                 try write(

@@ -3,6 +3,7 @@ import TouchEngine
 import TouchFormats
 import TouchJSON
 import TouchPosix
+import TouchRecordingFiles
 import TouchScene
 import TouchWire
 

@@ -3,8 +3,6 @@ import TouchVersion
 
 /// `touchd COMMAND ...`: hands each subcommand to its own type, as libinput's tool does.
 public enum TouchdMain {
-    public static let version = TouchdVersion.description
-
     static let commands: [(name: String, summary: String)] = [
         ("run", "the daemon: touchscreens (or --replay FILE) in, the socket protocol out"),
         ("replay", "print the finger stream of a recorded evdev log (through a scene with --scene)"),
@@ -32,7 +30,7 @@ public enum TouchdMain {
         case "record":
             return RecordCommand.run(rest, logger: logger)
         case "--version", "-V", "version":
-            StandardStreams.write(Array("touchd \(version)\n".utf8), to: 1)
+            StandardStreams.write(Array((TouchdVersion.versionLine(program: "touchd") + "\n").utf8), to: 1)
             return 0
         case "--help", "-h", "help":
             StandardStreams.write(Array((usage + "\n").utf8), to: 1)

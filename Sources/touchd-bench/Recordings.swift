@@ -1,6 +1,7 @@
 import Foundation
 import TouchCore
 import TouchFormats
+import TouchRecordingFiles
 
 /// Inputs for the benchmarks: real recordings looped to a size, and a synthetic 10-finger 240 Hz stream.
 enum BenchRecordings {

@@ -2,6 +2,7 @@ import Foundation
 import TouchCore
 import TouchFormats
 import TouchPosix
+import TouchRecordingFiles
 import TouchWire
 
 /// touchd-bench: the benchmarks of docs/performance.md. Build in release mode; scripts/bench.sh runs them all.

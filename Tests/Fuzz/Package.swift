@@ -16,6 +16,7 @@ let package = Package(
                 "CFuzzerDriver",
                 .product(name: "TouchCore", package: "touchd"),
                 .product(name: "TouchFormats", package: "touchd"),
+                .product(name: "TouchRecordingFiles", package: "touchd"),
                 .product(name: "TouchScene", package: "touchd"),
                 .product(name: "TouchJSON", package: "touchd"),
                 .product(name: "TouchWire", package: "touchd"),

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TouchClient
 import TouchJSON
+import TouchRecordingFiles
 import TouchTestKit
 
 #if canImport(Glibc)

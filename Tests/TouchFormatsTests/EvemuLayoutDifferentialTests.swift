@@ -1,6 +1,7 @@
 import Testing
 import TouchCore
 import TouchFormats
+import TouchRecordingFiles
 
 /// The fast reading of evemu-record's layout (`E: ` then fixed widths, decimal fields eight bytes at a time) against
 /// the reading of the same line with a tab after `E:`, which the layout does not take (the cursor and the general

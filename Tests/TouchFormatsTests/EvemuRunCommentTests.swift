@@ -1,6 +1,7 @@
 import Testing
 import TouchCore
 import TouchFormats
+import TouchRecordingFiles
 
 /// A run of evemu lines finds each line's end after its comment sixteen bytes at a time (and the last few bytes
 /// before the end of the text otherwise): comments of every length up to 64 bytes, of bytes near `\n` in value

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TouchFormats
+import TouchRecordingFiles
 import TouchTestKit
 import TouchdCLI
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TouchCore
 import TouchFormats
+import TouchRecordingFiles
 import TouchScene
 import TouchTestKit
 import TouchdCLI

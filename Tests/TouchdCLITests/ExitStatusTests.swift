@@ -36,6 +36,16 @@ struct ExitStatusTests {
         #expect(help.stdout.contains("   78  the configuration or its scene is missing or wrong"))
     }
 
+    @Test("replay to a full disk (/dev/full: every write is ENOSPC) says so and exits 74, EX_IOERR")
+    func replayToAFullDisk() throws {
+        let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+        defer { try? full.close() }
+        let run = try runTouchd(["replay", "-q", Self.demo], outputHandle: full)
+        #expect(run.status == 74)
+        #expect(
+            run.stderr == "touchd: error: replay: standard output: write: No space left on device\n", "\(run.stderr)")
+    }
+
     @Test("piped stderr reads 'touchd: error: …' on one line even for a path holding a newline and <0>")
     func plainOnAPipe() throws {
         let run = try runTouchd(["run", "--config", "/nonexistent-touchd/x\n<0>touchd: FORGED"])

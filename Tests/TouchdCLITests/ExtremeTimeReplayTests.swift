@@ -96,7 +96,7 @@ struct ExtremeTimeReplayTests {
     }
 
     func evemu(_ text: String) throws -> Recording {
-        try RecordingLoader.parse(Array(text.utf8), format: .evemu, file: "test.evemu")
+        try RecordingParser.parse(Array(text.utf8), format: .evemu, file: "test.evemu")
     }
 
     @Test("the last event 0.5 s before the first: time clamped, a 10 ms duration, the quirk counted")
@@ -161,7 +161,7 @@ struct ExtremeTimeReplayTests {
 
     @Test("a raw dump from -9e12 s to +9e12 s: the span saturates, nothing traps")
     func spanBeyondInt64() throws {
-        var recording = try RecordingLoader.parse(Self.spanningDump(), format: .raw, file: "span.raw")
+        var recording = try RecordingParser.parse(Self.spanningDump(), format: .raw, file: "span.raw")
         recording.description = TestDevices.touchscreen
         for scene in [false, true] {
             let (_, summary) = try replay(recording, scene: scene)

@@ -3,6 +3,7 @@ import Testing
 import TouchCore
 import TouchFormats
 import TouchPosix
+import TouchRecordingFiles
 import TouchTestKit
 import TouchdCLI
 

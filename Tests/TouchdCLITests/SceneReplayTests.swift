@@ -4,6 +4,7 @@ import Testing
 import TouchCore
 import TouchFormats
 import TouchGestures
+import TouchRecordingFiles
 import TouchScene
 import TouchTestKit
 import TouchWire

@@ -1,6 +1,7 @@
 import Testing
 import TouchCore
 import TouchFormats
+import TouchRecordingFiles
 import TouchScene
 import TouchTestKit
 import TouchdCLI

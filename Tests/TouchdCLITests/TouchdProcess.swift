@@ -8,7 +8,8 @@ let touchdBinary = SharedRecordings.repositoryRoot + "/.build/debug/touchd"
 /// or `inputHandle`, an open file shared with touchd as it stands); its status, standard output and standard error. Swift's crash backtracer is off: a test that provokes a trap
 /// wants the status, not a minute of symbolication.
 func runTouchd(
-    _ arguments: [String], input: Data? = nil, inputFile: String? = nil, inputHandle: FileHandle? = nil
+    _ arguments: [String], input: Data? = nil, inputFile: String? = nil, inputHandle: FileHandle? = nil,
+    outputHandle: FileHandle? = nil
 ) throws -> (
     status: Int32, stdout: String, stderr: String
 ) {
@@ -24,14 +25,15 @@ func runTouchd(
     if let inputHandle { process.standardInput = inputHandle }
     let out = Pipe()
     let err = Pipe()
-    process.standardOutput = out
+    // Given a handle, standard output goes there and reads back empty here.
+    process.standardOutput = outputHandle ?? out
     process.standardError = err
     try process.run()
     if let input {
         stdin.fileHandleForWriting.write(input)
         try stdin.fileHandleForWriting.close()
     }
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
+    let stdout = outputHandle == nil ? out.fileHandleForReading.readDataToEndOfFile() : Data()
     let stderr = err.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))

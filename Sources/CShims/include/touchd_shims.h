@@ -16,10 +16,14 @@ extern const uint32_t touchd_epoll_out;
 extern const uint32_t touchd_epoll_err;
 extern const uint32_t touchd_epoll_hup;
 extern const uint32_t touchd_epoll_rdhup;
+/// EPOLL_CTL_ADD, EPOLL_CTL_MOD, EPOLL_CTL_DEL: `touchd_epoll_control`'s `op`.
+extern const int touchd_epoll_ctl_add;
+extern const int touchd_epoll_ctl_mod;
+extern const int touchd_epoll_ctl_del;
 
 /// epoll_create1(EPOLL_CLOEXEC)
 int touchd_epoll_create(void);
-/// epoll_ctl ADD / MOD / DEL; `op` 0 = add, 1 = modify, 2 = delete.
+/// epoll_ctl with `op` one of touchd_epoll_ctl_add, _mod, _del, and an event of `events` carrying `token`.
 int touchd_epoll_control(int epfd, int op, int fd, uint32_t events, uint64_t token);
 /// epoll_wait; -1 with errno on error.
 int touchd_epoll_wait(int epfd, touchd_epoll_event *events, int capacity, int timeout_ms);

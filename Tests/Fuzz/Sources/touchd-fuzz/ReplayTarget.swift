@@ -33,7 +33,7 @@ enum ReplayTarget {
 
     static func check(_ bytes: [UInt8]) {
         guard let format = FormatDetection.detect(bytes),
-            var recording = try? RecordingLoader.parse(bytes, format: format, file: "fuzz")
+            var recording = try? RecordingParser.parse(bytes, format: format, file: "fuzz")
         else { return }
         if recording.descriptionSource == .inferred {
             recording.description = DescriptionInference.infer(from: recording.events, name: "fuzz")

@@ -1,5 +1,6 @@
 import TouchCore
 import TouchFormats
+import TouchRecordingFiles
 
 /// FUZZ_TARGET=stream: the streaming reader (`RecordingStream`, what `touchd replay` reads with) against the
 /// whole-file reader on any bytes: the same format, description, version, skipped lines and events, or the same
@@ -18,7 +19,7 @@ enum StreamTarget {
         var wholeEvents: [InputEvent] = []
         if let format = FormatDetection.detect(bytes) {
             do {
-                var recording = try RecordingLoader.parse(bytes, format: format, file: name, options: options)
+                var recording = try RecordingParser.parse(bytes, format: format, file: name, options: options)
                 // As RecordingLoader.load settles it for a file without siblings.
                 if recording.descriptionSource == .inferred {
                     recording.description = DescriptionInference.infer(

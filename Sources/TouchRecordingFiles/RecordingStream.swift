@@ -1,4 +1,5 @@
 import TouchCore
+import TouchFormats
 import TouchPosix
 
 /// A recording read as a stream, for `touchd replay` and `touchd run --replay`: its memory does not grow with the
@@ -24,13 +25,13 @@ public final class RecordingStream {
     /// The first event's time; nil when there are no events.
     public private(set) var firstEventTime: EventTime?
     public private(set) var eventCount = 0
-    private var pass: FormatPass
+    private var pass: RecordingPass
     private let input: RecordingInput
 
     /// 64 KiB: few system calls, and small beside what replay itself needs.
-    public static let defaultBufferSize = 64 * 1024
+    public static let defaultBufferSize = RecordingPass.defaultBufferSize
     /// Events handed on at a time: enough to make the per-batch work vanish, few enough to stay in the cache.
-    public static let defaultBatchSize = 4096
+    public static let defaultBatchSize = RecordingPass.defaultBatchSize
     /// An evemu file this large is surveyed in two halves at once, when there is more than one processor: below
     /// it, the first pass takes about a millisecond, and a thread costs more than it saves.
     public static let defaultSplitSize: Int? = Posix.usableProcessorCount > 1 ? 1 << 20 : nil
@@ -61,11 +62,11 @@ public final class RecordingStream {
         var detected = format
         if detected == nil { detected = FormatDetection.detect(try Self.head(of: input)) }
         guard let format = detected else {
-            throw RecordingLoader.unknownFormat(file)
+            throw RecordingParser.unknownFormat(file)
         }
-        pass = Self.pass(
-            for: format, input: input, file: file, options: options, bufferSize: bufferSize,
-            batchSize: max(batchSize, 1))
+        pass = RecordingPass(
+            format: format, source: input, file: file, options: options, bufferSize: bufferSize,
+            batchSize: batchSize)
         var split: Survey?
         if format == .evemu, let splitSize, let size = input.byteCount, size >= splitSize {
             split = try SplitSurvey.run(
@@ -75,7 +76,7 @@ public final class RecordingStream {
         if let split {
             survey = split
         } else {
-            survey = try Survey.of(&pass)
+            survey = try pass.survey()
         }
         info = RecordingInfo(
             format: format, description: survey.facts.description ?? DeviceDescription(),
@@ -104,7 +105,7 @@ public final class RecordingStream {
             if readingAhead, let outcome = ReadAhead.run(&pass, batches: Self.readAheadBatches, body) {
                 try outcome.get()
             } else {
-                _ = try pass.run(batch: body, skip: { _ in })
+                try pass.run(batch: body, skip: { _ in })
             }
         } catch {
             try input.checkUnchanged()
@@ -140,32 +141,5 @@ public final class RecordingStream {
         let head = try input.read(upTo: 4096)
         input.rewind()
         return head
-    }
-
-    private static func pass(
-        for format: RecordingFormat, input: RecordingInput, file: String, options: ReadOptions, bufferSize: Int,
-        batchSize: Int
-    ) -> FormatPass {
-        let lines = LineReader(input, bufferSize: bufferSize)
-        let skip = options.skipBadLines
-        switch format {
-        case .evemu:
-            return .evemu(
-                LinePass(
-                    lines: lines, makeParser: { EvemuLineParser(file: file) }, skipBadLines: skip,
-                    batchSize: batchSize))
-        case .getevent:
-            return .getevent(
-                LinePass(
-                    lines: lines, makeParser: { GeteventLineParser(file: file) }, skipBadLines: skip,
-                    batchSize: batchSize))
-        case .evtest:
-            return .evtest(
-                LinePass(
-                    lines: lines, makeParser: { EvtestLineParser(file: file) }, skipBadLines: skip,
-                    batchSize: batchSize))
-        case .raw: return .raw(RawPass(buffer: InputBuffer(input, size: bufferSize), file: file, batchSize: batchSize))
-        case .libinputRecord: return .libinputRecord(LibinputPass(lines: lines, file: file, batchSize: batchSize))
-        }
     }
 }

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import TouchCore
+import TouchFormats
 
 /// Reads a recording file of any supported format and settles its device description: embedded in the file,
 /// given by the caller, found in a sibling file (`.desc`, `.prop` or `.device` whose name the recording's
@@ -15,8 +16,8 @@ public enum RecordingLoader {
         let bytes = try readFile(path)
         // Standard input (`-`) is named so in messages, and has no siblings.
         let path = displayName(for: path)
-        guard let format = format ?? FormatDetection.detect(bytes) else { throw unknownFormat(path) }
-        var recording = try parse(bytes, format: format, file: path, options: options)
+        guard let format = format ?? FormatDetection.detect(bytes) else { throw RecordingParser.unknownFormat(path) }
+        var recording = try RecordingParser.parse(bytes, format: format, file: path, options: options)
         var statistics = EventStatistics()
         for event in recording.events { statistics.note(event) }
         var info = recording.info
@@ -51,37 +52,6 @@ public enum RecordingLoader {
         }
     }
 
-    public static func parse(
-        _ bytes: [UInt8], format: RecordingFormat, file: String, options: ReadOptions = ReadOptions()
-    ) throws(RecordingError) -> Recording {
-        // A text file may start with a UTF-8 byte order mark; a raw dump's first bytes are a time, kept whole.
-        let bytes = format == .raw ? bytes : ByteOrderMark.stripped(bytes)
-        switch format {
-        case .evemu:
-            return try EvemuReader.parse(bytes, file: file, options: options)
-        case .libinputRecord:
-            return try LibinputRecordReader.parse(bytes, file: file)
-        case .raw:
-            return Recording(
-                format: .raw, description: DeviceDescription(), descriptionSource: .inferred,
-                events: try RawEventReader.parse(bytes, file: file))
-        case .getevent:
-            let parsed = try GeteventReader.parse(bytes, file: file, options: options)
-            return Recording(
-                format: .getevent, description: DeviceDescription(), descriptionSource: .inferred,
-                events: parsed.events, skipped: parsed.skipped)
-        case .evtest:
-            return try EvtestReader.parse(bytes, file: file, options: options)
-        }
-    }
-
-    static func unknownFormat(_ path: String) -> RecordingError {
-        RecordingError(
-            .unknownFormat, file: path,
-            "not a recording touchd knows: expected evemu text, libinput record YAML, getevent or evtest text, or raw input_event data"
-        )
-    }
-
     /// How messages and summaries name the recording at `path`: standard input (`-`) is "stdin".
     public static func displayName(for path: String) -> String {
         path == "-" ? FileInput.standardInputName : path
@@ -89,13 +59,7 @@ public enum RecordingLoader {
 
     /// A description from an evemu file (`.desc`/`.prop`/`.device`, or any evemu recording with a header).
     public static func loadDescription(_ path: String) throws(RecordingError) -> DeviceDescription {
-        let parsed = try EvemuReader.parseRaw(
-            ByteOrderMark.stripped(try readFile(path)), file: path, options: ReadOptions())
-        guard let description = parsed.description else {
-            throw RecordingError(
-                .badDescription, file: path, "no device description (N:, I:, P:, B: or A: lines) in this file")
-        }
-        return description
+        try EvemuReader.description(in: try readFile(path), file: path)
     }
 
     /// The sibling description file for a recording, if one exists.

@@ -1,3 +1,4 @@
+import TouchFormats
 import TouchPosix
 
 /// Where a streaming reader's bytes come from, read a piece at a time and read again from the start for a second
@@ -7,7 +8,7 @@ import TouchPosix
 /// A regular file is read at explicit offsets (pread), not through the descriptor's own position, so `part`s of
 /// one input can be read by two threads at once; the position is moved only when the whole input has been read to
 /// its end.
-public final class RecordingInput {
+public final class RecordingInput: RecordingSource {
     private enum Storage {
         case file(FileStream)
         case memory([UInt8])
@@ -86,7 +87,7 @@ public final class RecordingInput {
     }
 
     /// Up to `buffer.count` bytes; 0 at the end.
-    func read(into buffer: UnsafeMutableRawBufferPointer) throws(RecordingError) -> Int {
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(RecordingError) -> Int {
         var wanted = buffer.count
         if let end { wanted = min(wanted, end - position) }
         guard wanted > 0 else { return 0 }
@@ -145,7 +146,7 @@ public final class RecordingInput {
     }
 
     /// Back to the first byte, for the next pass.
-    func rewind() {
+    public func rewind() {
         position = start
     }
 }

@@ -1,3 +1,4 @@
+import TouchFormats
 import TouchPosix
 
 /// Reads a recording's bytes through the one file reader (`FileReader`): a file, a pipe or FIFO
@@ -24,14 +25,5 @@ enum FileInput {
                 "is a character device: to use a live device run touchd run, to capture it touchd record")
         default: RecordingError(.unreadable, file: error.path, error.message)
         }
-    }
-}
-
-/// A UTF-8 byte order mark (EF BB BF) some editors put at the start of a text file: not part of the text.
-enum ByteOrderMark {
-    static let bytes: [UInt8] = [0xEF, 0xBB, 0xBF]
-
-    static func stripped(_ bytes: [UInt8]) -> [UInt8] {
-        bytes.starts(with: Self.bytes) ? Array(bytes.dropFirst(3)) : bytes
     }
 }

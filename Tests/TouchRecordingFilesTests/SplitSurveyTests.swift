@@ -1,6 +1,7 @@
 import Testing
 import TouchCore
 import TouchFormats
+import TouchRecordingFiles
 
 /// The first pass of an evemu file read in two halves at once (`SplitSurvey`), against answers worked out from
 /// the file as it is written here: a bad line's number in the whole file, the first of two, skipped counts,

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TouchCore
 import TouchFormats
+import TouchRecordingFiles
 
 /// Where a recording comes from and what its first bytes may be (issue 11, item 10): each failure says why.
 @Suite("Recording input: files, pipes, BOM and NUL")

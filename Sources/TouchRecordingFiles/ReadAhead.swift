@@ -1,4 +1,5 @@
 import TouchCore
+import TouchFormats
 import TouchPosix
 
 /// A pass over a recording read and parsed on a thread of its own, a few batches ahead of the caller, who gets
@@ -7,7 +8,7 @@ enum ReadAhead {
     /// Runs `pass` on a worker thread and hands its batches to `body` here, holding at most `batches` of them.
     /// - Returns: how the pass ended; nil when no thread could be had (nothing was read: the caller reads in order).
     static func run(
-        _ pass: inout FormatPass, batches: Int, _ body: (ArraySlice<InputEvent>) -> Void
+        _ pass: inout RecordingPass, batches: Int, _ body: (ArraySlice<InputEvent>) -> Void
     ) -> Result<Void, RecordingError>? {
         let reader = Reader(pass, handoff: BoundedHandoff(capacity: batches))
         guard let worker = try? WorkerThread({ reader.read() }) else { return nil }
@@ -24,10 +25,10 @@ enum ReadAhead {
 
     /// The pass, handed to the worker, which is its only user until it is joined.
     private final class Reader: @unchecked Sendable {
-        var pass: FormatPass
+        var pass: RecordingPass
         let handoff: BoundedHandoff<[InputEvent]>
 
-        init(_ pass: FormatPass, handoff: BoundedHandoff<[InputEvent]>) {
+        init(_ pass: RecordingPass, handoff: BoundedHandoff<[InputEvent]>) {
             self.pass = pass
             self.handoff = handoff
         }
@@ -37,7 +38,7 @@ enum ReadAhead {
             let handoff = handoff
             return Result { () throws(RecordingError) in
                 // The batch is the parser's array, emptied for the next: a copy goes across.
-                _ = try pass.run(batch: { events in handoff.put(Array(events)) }, skip: { _ in })
+                try pass.run(batch: { events in handoff.put(Array(events)) }, skip: { _ in })
             }
         }
     }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TouchCore
 import TouchFormats
+import TouchRecordingFiles
 import TouchTestKit
 
 /// A stream read a batch at a time between other work (`rewind`, `nextBatch`: `touchd run --replay`): the events

@@ -1,5 +1,6 @@
 import Synchronization
 import TouchCore
+import TouchFormats
 import TouchPosix
 
 /// The first pass over a large evemu file in two halves at once, the second on a thread of its own, with the
@@ -21,18 +22,17 @@ enum SplitSurvey {
         guard let size = input.byteCount, size >= 2, let middle = try lineStart(in: input, from: size / 2, size: size)
         else { return nil }
         let secondHalf = SecondHalf(
-            LinePass(
-                lines: LineReader(input.part(from: middle, to: nil), bufferSize: bufferSize, startsText: false),
-                makeParser: { EvemuLineParser(file: file) }, skipBadLines: options.skipBadLines, batchSize: batchSize))
+            input.part(from: middle, to: nil), file: file, options: options, bufferSize: bufferSize,
+            batchSize: batchSize)
         guard let worker = try? WorkerThread({ secondHalf.survey() }) else { return nil }
-        var firstPass = LinePass(
-            lines: LineReader(input.part(from: 0, to: middle), bufferSize: bufferSize),
-            makeParser: { EvemuLineParser(file: file) }, skipBadLines: options.skipBadLines, batchSize: batchSize)
-        let first = Result { () throws(RecordingError) in try Survey.of(&firstPass) }
+        var firstPass = RecordingPass.evemuPart(
+            source: input.part(from: 0, to: middle), file: file, options: options, bufferSize: bufferSize,
+            batchSize: batchSize, startsText: true, stopsAtDescription: false)
+        let first = Result { () throws(RecordingError) in try firstPass.survey() }
         if case .failure = first { secondHalf.cancel() }
         let second = worker.join()
         var survey = try first.get()
-        let linesBefore = firstPass.lines.number
+        let linesBefore = firstPass.linesRead
         // Where the second half said something of the device, it stopped there; any error came before it.
         guard secondHalf.pass.lastFacts.description == nil else { return nil }
         let later: Survey
@@ -50,7 +50,7 @@ enum SplitSurvey {
         -> Int?
     {
         let bytes = try input.part(from: offset - 1, to: min(offset - 1 + searchLength, size)).read(upTo: searchLength)
-        guard let newline = bytes.firstIndex(of: ASCII.newline) else { return nil }
+        guard let newline = bytes.firstIndex(of: UInt8(ascii: "\n")) else { return nil }
         let start = offset + newline
         return start < size ? start : nil
     }
@@ -58,17 +58,18 @@ enum SplitSurvey {
     /// The second half's pass, handed to its thread, which is its only user until it is joined; `cancel` may come
     /// from the first half's thread at any time.
     private final class SecondHalf: @unchecked Sendable {
-        var pass: LinePass<EvemuLineParser>
+        var pass: RecordingPass
         private let cancelled = Atomic<Bool>(false)
 
-        init(_ pass: LinePass<EvemuLineParser>) {
-            self.pass = pass
-            self.pass.stopsAtDescription = true
-            self.pass.isCancelled = { [unowned self] in cancelled.load(ordering: .relaxed) }
+        init(_ source: RecordingInput, file: String, options: ReadOptions, bufferSize: Int, batchSize: Int) {
+            pass = RecordingPass.evemuPart(
+                source: source, file: file, options: options, bufferSize: bufferSize, batchSize: batchSize,
+                startsText: false, stopsAtDescription: true)
+            pass.isCancelled = { [unowned self] in cancelled.load(ordering: .relaxed) }
         }
 
         func survey() -> Result<Survey, RecordingError> {
-            Result { () throws(RecordingError) in try Survey.of(&pass) }
+            Result { () throws(RecordingError) in try pass.survey() }
         }
 
         func cancel() { cancelled.store(true, ordering: .relaxed) }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TouchCore
 import TouchFormats
+import TouchRecordingFiles
 import TouchTestKit
 
 /// The streaming reader (`RecordingStream`, for `touchd replay`) against the whole-file reader
