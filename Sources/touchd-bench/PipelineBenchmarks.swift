@@ -47,10 +47,25 @@ enum PipelineBenchmarks {
         engine.receive(Array(subscribe.utf8 + [10])[...], from: client, at: .zero)
         var output = Written()
         var effects: [EngineEffect] = []
-        func drain(at time: EventTime) { Self.drain(engine, at: time, effects: &effects, into: &output) }
-        drain(at: .zero)
-        let hello = (output.bytes, output.writes)
-        let events = recording.events
+        Self.drain(engine, at: .zero, effects: &effects, into: &output)
+        let hello = output
+        let run = runInputEvents(recording.events, through: engine, from: device, effects: &effects, into: &output)
+        let seconds = Double(Measure.nanoseconds() - start) / 1e9
+        return (
+            recording.events.count, seconds, output.bytes - hello.bytes, output.writes - hello.writes, run.frames,
+            run.allocations
+        )
+    }
+
+    /// The engine's work on input events as the daemon sees them, from events read to bytes written: a frame at a
+    /// time, each followed by the flush of what it queued, then the end of the stream. Never inlined, so that
+    /// callgrind can count it alone (`--toggle-collect='*runInputEvents*'`, scripts/bench.sh row 5): the
+    /// benchmark's parsing of the file and the engine's start-up are outside it.
+    @inline(never)
+    static func runInputEvents(
+        _ events: [InputEvent], through engine: Engine, from device: DeviceHandle, effects: inout [EngineEffect],
+        into output: inout Written
+    ) -> (frames: Int, allocations: UInt64) {
         var frameStart = events.startIndex
         var frames = 0
         let warm = events.count / 10
@@ -58,16 +73,15 @@ enum PipelineBenchmarks {
         for index in events.indices where events[index].isSynReport {
             if allocationsAtWarm == nil && index >= warm { allocationsAtWarm = Measure.allocations() }
             engine.process(events[frameStart...index], from: device)
-            drain(at: events[index].time)
+            drain(engine, at: events[index].time, effects: &effects, into: &output)
             frameStart = index + 1
             frames += 1
         }
         let allocations = Measure.allocations() - (allocationsAtWarm ?? Measure.allocations())
         engine.endOfStream(device, at: events.last?.time ?? .zero)
         engine.advance(to: .max)
-        drain(at: .max)
-        let seconds = Double(Measure.nanoseconds() - start) / 1e9
-        return (recording.events.count, seconds, output.bytes - hello.0, output.writes - hello.1, frames, allocations)
+        drain(engine, at: .max, effects: &effects, into: &output)
+        return (frames, allocations)
     }
 
     /// What the daemon's loop would have written.
