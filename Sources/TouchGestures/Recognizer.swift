@@ -55,10 +55,7 @@ public class Recognizer {
     /// Fingers that went down while a finished success was held (a single tap waiting for a double tap's window):
     /// they are not part of it, and start the next sequence once it is released.
     private var lateFingers: [FingerKey] = []
-    private var samples: [(time: EventTime, location: Point)] = []
-    /// Samples before this index have left the velocity window. They go in bulk now and then: removing the first
-    /// sample at every step moved all the others (at 240 Hz, a memmove of half a kilobyte a finger event).
-    private var firstSample = 0
+    private var window = VelocityWindow()
 
     public struct FingerTrack: Equatable, Sendable {
         public var start: Point
@@ -387,29 +384,14 @@ public class Recognizer {
     }
 
     /// Centroid velocity over the recent samples, units per second.
-    var velocity: Point {
-        guard firstSample < samples.count, let last = samples.last else { return .zero }
-        let first = samples[firstSample]
-        guard last.time > first.time else { return .zero }
-        let seconds = (last.time - first.time).seconds
-        return Point(
-            x: (last.location.x - first.location.x) / seconds, y: (last.location.y - first.location.y) / seconds)
-    }
+    var velocity: Point { window.velocity }
 
     private var lastCentroid = Point.zero
 
     private func recordSample(_ time: EventTime) {
         guard !fingers.isEmpty else { return }
         lastCentroid = centroid
-        samples.append((time, lastCentroid))
-        // Written as a difference, not `time - window`, so it saturates through EventTime at any time.
-        while firstSample < samples.count, time - samples[firstSample].time > GestureDefaults.velocityWindow {
-            firstSample += 1
-        }
-        if firstSample >= 64 && firstSample * 2 >= samples.count {
-            samples.removeFirst(firstSample)
-            firstSample = 0
-        }
+        window.record(lastCentroid, at: time)
     }
 
     private func takeOutbox() -> [GestureEvent] {
@@ -426,8 +408,7 @@ public class Recognizer {
         pending = nil
         reported = false
         lastActive = nil
-        samples.removeAll()
-        firstSample = 0
+        window.removeAll()
         resetGesture()
     }
 
