@@ -25,8 +25,6 @@ public final class GestureArena {
     private var owners: [Int] = []
     /// How the recognizers relate, by index; one entry for each recognizer (`install(_:)` replaces it whole).
     public private(set) var relations = GestureRelations()
-    /// Each sequence step's progress, by index.
-    public private(set) var steps: [SequenceStep] = []
     /// Recognizers fed since they were last idle: the only ones timers and conflicts need to look at, so the
     /// cost per event follows the fingers on screen, not the size of the scene. In ascending order, the order
     /// conflicts are settled in, without duplicates: a few entries, so an array kept sorted costs less than a set
@@ -39,17 +37,17 @@ public final class GestureArena {
         self.simultaneous = simultaneous
     }
 
-    /// Adds a recognizer, with no relation to the others until `install(_:)`. `step`: its progress in a sequence,
-    /// when it comes from another arena (a scene change), as it may be mid-gesture.
-    public func add(_ recognizer: Recognizer, owner: Int, step: SequenceStep = SequenceStep()) {
+    /// Adds a recognizer, with no relation to the others until `install(_:)`. One carried over from another arena
+    /// (a scene change) may be mid-gesture, and keeps its progress in a sequence (`Recognizer.step`).
+    public func add(_ recognizer: Recognizer, owner: Int) {
         if recognizer.isEngaged || recognizer.deadline != nil { engage(recognizers.count) }
         recognizer.owner = owner
         recognizer.member = recognizers.count
         recognizer.waitsForOthers = false
+        recognizer.isLaterStep = false
         recognizers.append(recognizer)
         owners.append(owner)
         relations.appendUnrelated()
-        steps.append(step)
     }
 
     /// Installs the relations between the recognizers added, one entry for each.
@@ -58,7 +56,10 @@ public final class GestureArena {
             relations.mustFail.count == recognizers.count && relations.after.count == recognizers.count
                 && relations.next.count == recognizers.count, "a relation table for another arena")
         self.relations = relations
-        for index in recognizers.indices { recognizers[index].waitsForOthers = !relations.mustFail[index].isEmpty }
+        for index in recognizers.indices {
+            recognizers[index].waitsForOthers = !relations.mustFail[index].isEmpty
+            recognizers[index].isLaterStep = relations.after[index] != nil
+        }
     }
 
     /// The owner the recognizer at `index` was added with.
@@ -69,7 +70,6 @@ public final class GestureArena {
         owners.removeAll()
         engaged.removeAll()
         relations = GestureRelations()
-        steps.removeAll()
     }
 
     /// Feeds a sample to the given recognizers (indices into `recognizers`) and resolves the outcome.
@@ -85,13 +85,13 @@ public final class GestureArena {
         let start = reports.count
         for index in members {
             withRecognizer(index) { recognizer in
-                if relations.after[index] != nil && !listens(index, to: sample) { return }
+                if recognizer.isLaterStep && !listens(recognizer, to: sample) { return }
                 // What `take` would do, without the call: a finished recognizer ignores a move, and it is engaged
                 // already (it has fingers).
                 if sample.phase == .move && recognizer.ignoresMoves { return }
                 engage(index)
-                recognizer.take(sample)
-                collect(index, into: &reports)
+                recognizer.take(sample, into: &reports)
+                if recognizer.hasProvisional { settleProvisional(index, into: &reports) }
             }
         }
         resolve(at: sample.time, into: &reports, from: start)
@@ -106,36 +106,37 @@ public final class GestureArena {
         Unmanaged.passUnretained(recognizers[index])._withUnsafeGuaranteedRef(body)
     }
 
-    /// Settles a recognizer's provisional `began` or `ended` (held while one it must wait for may still succeed on
-    /// its fingers), then moves its reports to `reports`.
-    @inline(__always)
+    /// Moves the reports of the recognizer at `index` to `reports`, first settling its provisional `began` or
+    /// `ended`: held while one it must wait for may still succeed on its fingers.
     private func collect(_ index: Int, into reports: inout [Report]) {
-        withRecognizer(index) { recognizer in
-            if recognizer.hasProvisional {
-                let blocked = relations.mustFail[index].contains { recognizers[$0].blocks(recognizer) }
-                recognizer.settleProvisional(holding: blocked)
-            }
-            recognizer.moveReports(into: &reports)
-        }
+        if recognizers[index].hasProvisional { settleProvisional(index, into: &reports) }
+        recognizers[index].moveReports(into: &reports)
     }
 
-    /// Sequencing: whether the armed later step at `index` takes this sample (its own fingers, or a new down in
-    /// time); an unarmed one takes nothing.
-    private func listens(_ index: Int, to sample: TouchSample) -> Bool {
-        guard steps[index].armed else { return false }
+    @inline(never)
+    private func settleProvisional(_ index: Int, into reports: inout [Report]) {
         let recognizer = recognizers[index]
+        let blocked = relations.mustFail[index].contains { recognizers[$0].blocks(recognizer) }
+        recognizer.settleProvisional(holding: blocked)
+        recognizer.moveReports(into: &reports)
+    }
+
+    /// Sequencing: whether an armed later step takes this sample (its own fingers, or a new down in time); an
+    /// unarmed one takes nothing.
+    private func listens(_ recognizer: Recognizer, to sample: TouchSample) -> Bool {
+        guard recognizer.step.armed else { return false }
         if recognizer.state.isFinished && recognizer.fingers.isEmpty && !recognizer.participants.isEmpty
             && !recognizer.isHolding
         {
-            steps[index].armed = false  // its sequence is over: wait for the predecessor again
+            recognizer.step.armed = false  // its sequence is over: wait for the predecessor again
             return false
         }
         if sample.phase == .down {
-            if recognizer.fingers.isEmpty, let until = steps[index].armedUntil, sample.time > until {
-                steps[index].armed = false
+            if recognizer.fingers.isEmpty, let until = recognizer.step.armedUntil, sample.time > until {
+                recognizer.step.armed = false
                 return false
             }
-            steps[index].armedUntil = nil
+            recognizer.step.armedUntil = nil
             return true
         }
         return recognizer.fingers.contains(sample.finger)
@@ -174,8 +175,9 @@ public final class GestureArena {
     public func abandon(finger: FingerKey, at time: EventTime) -> [Report] {
         var reports: [Report] = []
         for index in engaged where recognizers[index].participants.contains(finger) {
-            recognizers[index].take(TouchSample(finger: finger, phase: .cancel, location: .zero, time: time))
-            collect(index, into: &reports)
+            recognizers[index].take(
+                TouchSample(finger: finger, phase: .cancel, location: .zero, time: time), into: &reports)
+            if recognizers[index].hasProvisional { settleProvisional(index, into: &reports) }
         }
         resolve(at: time, into: &reports)
         return reports
@@ -302,12 +304,13 @@ public final class GestureArena {
     private func arm(_ index: Int, following first: Int, at time: EventTime, into reports: inout [Report]) {
         engage(index)
         let fingers = recognizers[first].fingers
-        steps[index].armed = true
-        steps[index].armedUntil = fingers.isEmpty ? time + GestureDefaults.doubleTapInterval : nil
+        recognizers[index].step.armed = true
+        recognizers[index].step.armedUntil = fingers.isEmpty ? time + GestureDefaults.doubleTapInterval : nil
         for key in fingers.keys.sorted() {
             guard let track = fingers[key] else { continue }
-            recognizers[index].take(TouchSample(finger: key, phase: .down, location: track.location, time: time))
-            collect(index, into: &reports)
+            let down = TouchSample(finger: key, phase: .down, location: track.location, time: time)
+            recognizers[index].take(down, into: &reports)
+            if recognizers[index].hasProvisional { settleProvisional(index, into: &reports) }
         }
     }
 

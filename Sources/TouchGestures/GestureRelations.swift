@@ -54,9 +54,9 @@ public struct GestureRelations: Equatable, Sendable {
     }
 }
 
-/// A sequence step's own progress (`GestureRelations.after`), kept by the arena: armed by the predecessor's
-/// recognition until this step's sequence is over, and, when armed with no finger down, by when the next down must
-/// come. Carried with its recognizer into the next scene's arena.
+/// A sequence step's own progress (`GestureRelations.after`), which the arena keeps with its recognizer
+/// (`Recognizer.step`), so that it travels into the next scene's arena: armed by the predecessor's recognition until
+/// this step's sequence is over, and, when armed with no finger down, by when the next down must come.
 public struct SequenceStep: Equatable, Sendable {
     public internal(set) var armed = false
     var armedUntil: EventTime?

@@ -29,8 +29,17 @@ public class Recognizer {
     /// Whether the arena's relations make this recognizer wait for others (`GestureRelations.mustFail`): then a
     /// `began` or `ended` is provisional until the arena has settled it, since only the arena sees the others.
     var waitsForOthers = false
+    /// Whether the arena's relations make it a later step of a sequence (`GestureRelations.after`).
+    var isLaterStep = false
+    /// Its progress as a sequence's later step, which the arena keeps here so that it travels with the recognizer
+    /// into the next scene's arena.
+    var step = SequenceStep()
     /// A `began` or `ended` reported while `waitsForOthers`, for the arena to hold or let through.
-    private var provisional: GestureEvent?
+    private var provisional: GestureEvent? {
+        didSet { hasProvisional = provisional != nil }
+    }
+    /// Whether a report waits for the arena's word (`provisional` is set): asked for every event, as `isHolding`.
+    private(set) var hasProvisional = false
     /// The sample whose last steps (`finishSample`) wait for the provisional report to be settled.
     private var unfinishedSample: TouchSample?
     /// Whether this recognizer has reported anything in the current sequence (so a failure is worth reporting).
@@ -92,11 +101,12 @@ public class Recognizer {
         return takeOutbox()
     }
 
-    /// Feeds one finger change, keeping what it reports for `moveReports(into:)`: the arena's path.
-    func take(_ sample: TouchSample) { process(sample) }
-
-    /// Whether a `began` or `ended` waits for the arena's word (`settleProvisional(holding:)`).
-    var hasProvisional: Bool { provisional != nil }
+    /// Feeds one finger change; the arena's path. What the recognizer reports goes to `reports`, as its owner's,
+    /// unless a report waits for the arena's word (`hasProvisional`): then it stays until `moveReports(into:)`.
+    func take(_ sample: TouchSample, into reports: inout [GestureArena.Report]) {
+        process(sample)
+        if !hasProvisional { moveReports(into: &reports) }
+    }
 
     /// The arena's word on the provisional report: held until the recognizers this one waits for have failed, or let
     /// through. Then the sample that made it finishes as it would have.
@@ -123,6 +133,7 @@ public class Recognizer {
 
     /// Appends what the recognizer reported to `reports`, as its owner's, allocating nothing (an array returned for
     /// each report was two allocations a drag event).
+    @inline(__always)
     func moveReports(into reports: inout [GestureArena.Report]) {
         guard !outbox.isEmpty else { return }
         if reports.isEmpty {
@@ -170,6 +181,7 @@ public class Recognizer {
     }
 
     /// The steps of a sample that depend on whether its report was held.
+    @inline(__always)
     private func finishSample(_ sample: TouchSample) {
         // A begin held for others to fail whose fingers have all lifted never happened.
         if sample.phase == .up, fingers.isEmpty, pending?.event == .began { fail(at: sample.time) }
@@ -381,6 +393,7 @@ public class Recognizer {
 
     private var lastCentroid = Point.zero
 
+    @inline(__always)
     private func recordSample(_ time: EventTime) {
         guard !fingers.isEmpty else { return }
         lastCentroid = centroid

@@ -18,6 +18,7 @@ struct VelocityWindow {
             x: (last.location.x - first.location.x) / seconds, y: (last.location.y - first.location.y) / seconds)
     }
 
+    @inline(__always)
     mutating func record(_ location: Point, at time: EventTime) {
         samples.append((time, location))
         // Written as a difference, not `time - window`, so it saturates through EventTime at any time.

@@ -29,9 +29,7 @@ extension Dispatcher {
         Unmanaged.passUnretained(arena)._withUnsafeGuaranteedRef(body)
     }
 
-    /// `reused`: by region id, the recognizers carried over from the previous scene, each with its progress in a
-    /// sequence.
-    func makeArena(reusing reused: [String: [(Recognizer, SequenceStep)]]) -> GestureArena {
+    func makeArena(reusing reused: [String: [Recognizer]]) -> GestureArena {
         let nodes = index.nodes
         let arena = GestureArena { a, ownerA, b, ownerB in
             // Each region's groups searched where they are: joining the two lists made an array for every pair.
@@ -43,10 +41,10 @@ extension Dispatcher {
         }
         recognizersByNode = Array(repeating: [], count: nodes.count)
         for (node, entry) in nodes.enumerated() {
-            let made = reused[entry.id] ?? entry.region.gestures.map { (Recognizer.make($0), SequenceStep()) }
-            for (recognizer, step) in made {
+            let made = reused[entry.id] ?? entry.region.gestures.map(Recognizer.make)
+            for recognizer in made {
                 recognizersByNode[node].append(arena.recognizers.count)
-                arena.add(recognizer, owner: node, step: step)
+                arena.add(recognizer, owner: node)
             }
         }
         return arena

@@ -10,13 +10,13 @@ extension Dispatcher {
         let oldRecognizers = recognizersByNode
         let oldArena = arena
         index = SceneIndex(scene: scene)
-        var reused: [String: [(Recognizer, SequenceStep)]] = [:]
+        var reused: [String: [Recognizer]] = [:]
         for (node, members) in oldRecognizers.enumerated() {
             let oldRegion = oldIndex.nodes[node].region
             guard let newNode = index[oldRegion.id], newNode.region.gestures == oldRegion.gestures,
                 newNode.region.simultaneous == oldRegion.simultaneous, newNode.region.sequenced == oldRegion.sequenced
             else { continue }
-            reused[oldRegion.id] = members.map { (oldArena.recognizers[$0], oldArena.steps[$0]) }
+            reused[oldRegion.id] = members.map { oldArena.recognizers[$0] }
         }
         arena = makeArena(reusing: reused)
         linkRelations()
