@@ -23,7 +23,8 @@ public final class GestureArena {
 
     public private(set) var recognizers: [Recognizer] = []
     private var owners: [Int] = []
-    /// How the recognizers relate, by index; one entry for each recognizer (`install(_:)` replaces it whole).
+    /// How the recognizers relate, by index: one entry for each recognizer once `install(_:)` has run, read only for
+    /// the recognizers it marked (`waitsForOthers`, `isLaterStep`, `hasNextStep`).
     public private(set) var relations = GestureRelations()
     /// Recognizers fed since they were last idle: the only ones timers and conflicts need to look at, so the
     /// cost per event follows the fingers on screen, not the size of the scene. In ascending order, the order
@@ -45,9 +46,9 @@ public final class GestureArena {
         recognizer.member = recognizers.count
         recognizer.waitsForOthers = false
         recognizer.isLaterStep = false
+        recognizer.hasNextStep = false
         recognizers.append(recognizer)
         owners.append(owner)
-        relations.appendUnrelated()
     }
 
     /// Installs the relations between the recognizers added, one entry for each.
@@ -59,6 +60,7 @@ public final class GestureArena {
         for index in recognizers.indices {
             recognizers[index].waitsForOthers = !relations.mustFail[index].isEmpty
             recognizers[index].isLaterStep = relations.after[index] != nil
+            recognizers[index].hasNextStep = relations.next[index] != nil
         }
     }
 
@@ -224,7 +226,9 @@ public final class GestureArena {
                 guard report.event.event == .began || report.event.event == .ended else { continue }
                 // The report names its recognizer: no search of the arena for it.
                 let winner = report.member
-                if let next = relations.next[winner], report.event.event == Self.completion(of: recognizers[winner]) {
+                if recognizers[winner].hasNextStep, let next = relations.next[winner],
+                    report.event.event == Self.completion(of: recognizers[winner])
+                {
                     arm(next, following: winner, at: time, into: &reports)
                     collectOpen(into: &open)
                 }
@@ -236,11 +240,7 @@ public final class GestureArena {
                     guard other.isHolding || !other.state.isFinished, !other.participants.isEmpty else { continue }
                     guard other.sharesFinger(with: recognizers[winner]) else { continue }
                     guard !simultaneous(recognizers[winner], owners[winner], other, owners[index]) else { continue }
-                    if relations.after[index] != nil || relations.next[index] != nil,
-                        relations.isSequenced(index, with: winner)
-                    {
-                        continue
-                    }
+                    if other.isLaterStep || other.hasNextStep, relations.isSequenced(index, with: winner) { continue }
                     for event in other.forceFail(at: time) {
                         reports.append(Report(owner: owners[index], member: index, event: event))
                     }

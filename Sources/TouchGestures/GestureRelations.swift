@@ -46,12 +46,6 @@ public struct GestureRelations: Equatable, Sendable {
         }
         return false
     }
-
-    mutating func appendUnrelated() {
-        mustFail.append([])
-        after.append(nil)
-        next.append(nil)
-    }
 }
 
 /// A sequence step's own progress (`GestureRelations.after`), which the arena keeps with its recognizer

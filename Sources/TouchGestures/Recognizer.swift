@@ -31,6 +31,8 @@ public class Recognizer {
     var waitsForOthers = false
     /// Whether the arena's relations make it a later step of a sequence (`GestureRelations.after`).
     var isLaterStep = false
+    /// Whether the arena's relations give it a later step (`GestureRelations.next`).
+    var hasNextStep = false
     /// Its progress as a sequence's later step, which the arena keeps here so that it travels with the recognizer
     /// into the next scene's arena.
     var step = SequenceStep()

@@ -18,12 +18,14 @@ extension Dispatcher {
         var hasHighPriorityAncestor = false
         for (node, members) in recognizersByNode.enumerated() {
             for member in members {
-                // A tap waits for the taps of more taps (same fingers) on the same region to fail.
-                let spec = arena.recognizers[member].spec
-                guard spec.kind == .tap else { continue }
+                // A tap waits for the taps of more taps (same fingers) on the same region to fail. The specs are
+                // read in place: a copy of each retained its strings and sets.
+                let recognizer = arena.recognizers[member]
+                guard recognizer.spec.kind == .tap else { continue }
                 relations.mustFail[member] = members.filter {
-                    let other = arena.recognizers[$0].spec
-                    return other.kind == .tap && other.fingers == spec.fingers && other.taps > spec.taps
+                    let other = arena.recognizers[$0]
+                    return other.spec.kind == .tap && other.spec.fingers == recognizer.spec.fingers
+                        && other.spec.taps > recognizer.spec.taps
                 }
             }
             for member in members {
