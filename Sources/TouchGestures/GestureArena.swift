@@ -1,12 +1,15 @@
 import TouchCore
 
-/// Decides between recognizers that see the same fingers, as UIKit's gesture system does:
+/// Decides between recognizers that see the same fingers, as UIKit's gesture system does, from one table of
+/// relations (`GestureRelations`), in one place:
 ///
 /// - exclusive by default: when one begins or recognizes, every other engaged recognizer that shares a finger
-///   with it fails (or is cancelled if it had begun), unless the two may run simultaneously;
+///   with it fails (or is cancelled if it had begun), unless the two may run simultaneously or are steps of one
+///   sequence;
 /// - `mustFail`: a recognizer that would succeed while one it waits for is still possible holds its success
 ///   (`pending`); it is released when those fail and dropped when one of them succeeds. That is how a single
-///   tap waits for a double tap to fail.
+///   tap waits for a double tap to fail;
+/// - sequences: a later step hears nothing until the step before it is recognized (`SequenceStep`).
 ///
 /// The arena owns no clock: `advance(to:)` runs the timers due by a given event time.
 public final class GestureArena {
@@ -20,6 +23,9 @@ public final class GestureArena {
 
     public private(set) var recognizers: [Recognizer] = []
     private var owners: [Int] = []
+    /// How the recognizers relate, by index: one entry for each recognizer once `install(_:)` has run, read only for
+    /// the recognizers it marked (`waitsForOthers`, `isLaterStep`, `hasNextStep`).
+    public private(set) var relations = GestureRelations()
     /// Recognizers fed since they were last idle: the only ones timers and conflicts need to look at, so the
     /// cost per event follows the fingers on screen, not the size of the scene. In ascending order, the order
     /// conflicts are settled in, without duplicates: a few entries, so an array kept sorted costs less than a set
@@ -32,13 +38,30 @@ public final class GestureArena {
         self.simultaneous = simultaneous
     }
 
+    /// Adds a recognizer, with no relation to the others until `install(_:)`. One carried over from another arena
+    /// (a scene change) may be mid-gesture, and keeps its progress in a sequence (`Recognizer.step`).
     public func add(_ recognizer: Recognizer, owner: Int) {
-        // A recognizer carried over from another arena (a scene change) may be mid-gesture.
         if recognizer.isEngaged || recognizer.deadline != nil { engage(recognizers.count) }
         recognizer.owner = owner
         recognizer.member = recognizers.count
+        recognizer.waitsForOthers = false
+        recognizer.isLaterStep = false
+        recognizer.hasNextStep = false
         recognizers.append(recognizer)
         owners.append(owner)
+    }
+
+    /// Installs the relations between the recognizers added, one entry for each.
+    public func install(_ relations: GestureRelations) {
+        precondition(
+            relations.mustFail.count == recognizers.count && relations.after.count == recognizers.count
+                && relations.next.count == recognizers.count, "a relation table for another arena")
+        self.relations = relations
+        for index in recognizers.indices {
+            recognizers[index].waitsForOthers = !relations.mustFail[index].isEmpty
+            recognizers[index].isLaterStep = relations.after[index] != nil
+            recognizers[index].hasNextStep = relations.next[index] != nil
+        }
     }
 
     /// The owner the recognizer at `index` was added with.
@@ -48,6 +71,7 @@ public final class GestureArena {
         recognizers.removeAll()
         owners.removeAll()
         engaged.removeAll()
+        relations = GestureRelations()
     }
 
     /// Feeds a sample to the given recognizers (indices into `recognizers`) and resolves the outcome.
@@ -63,12 +87,13 @@ public final class GestureArena {
         let start = reports.count
         for index in members {
             withRecognizer(index) { recognizer in
-                if recognizer.after != nil && !recognizer.listens(to: sample) { return }
-                // What `handle` would do, without the call: a finished recognizer ignores a move, and it is engaged
+                if recognizer.isLaterStep && !listens(recognizer, to: sample) { return }
+                // What `take` would do, without the call: a finished recognizer ignores a move, and it is engaged
                 // already (it has fingers).
                 if sample.phase == .move && recognizer.ignoresMoves { return }
                 engage(index)
-                recognizer.handle(sample, into: &reports)
+                recognizer.take(sample, into: &reports)
+                if recognizer.hasProvisional { settleProvisional(index, into: &reports) }
             }
         }
         resolve(at: sample.time, into: &reports, from: start)
@@ -81,6 +106,42 @@ public final class GestureArena {
     @inline(__always)
     private func withRecognizer<Result>(_ index: Int, _ body: (Recognizer) -> Result) -> Result {
         Unmanaged.passUnretained(recognizers[index])._withUnsafeGuaranteedRef(body)
+    }
+
+    /// Moves the reports of the recognizer at `index` to `reports`, first settling its provisional `began` or
+    /// `ended`: held while one it must wait for may still succeed on its fingers.
+    private func collect(_ index: Int, into reports: inout [Report]) {
+        if recognizers[index].hasProvisional { settleProvisional(index, into: &reports) }
+        recognizers[index].moveReports(into: &reports)
+    }
+
+    @inline(never)
+    private func settleProvisional(_ index: Int, into reports: inout [Report]) {
+        let recognizer = recognizers[index]
+        let blocked = relations.mustFail[index].contains { recognizers[$0].blocks(recognizer) }
+        recognizer.settleProvisional(holding: blocked)
+        recognizer.moveReports(into: &reports)
+    }
+
+    /// Sequencing: whether an armed later step takes this sample (its own fingers, or a new down in time); an
+    /// unarmed one takes nothing.
+    private func listens(_ recognizer: Recognizer, to sample: TouchSample) -> Bool {
+        guard recognizer.step.armed else { return false }
+        if recognizer.state.isFinished && recognizer.fingers.isEmpty && !recognizer.participants.isEmpty
+            && !recognizer.isHolding
+        {
+            recognizer.step.armed = false  // its sequence is over: wait for the predecessor again
+            return false
+        }
+        if sample.phase == .down {
+            if recognizer.fingers.isEmpty, let until = recognizer.step.armedUntil, sample.time > until {
+                recognizer.step.armed = false
+                return false
+            }
+            recognizer.step.armedUntil = nil
+            return true
+        }
+        return recognizer.fingers.contains(sample.finger)
     }
 
     /// The earliest pending timer.
@@ -104,9 +165,8 @@ public final class GestureArena {
             // deadline), in the arena's order; firing changes no recognizer's place in `engaged`.
             for position in engaged.indices where recognizers[engaged[position]].deadline == deadline {
                 let index = engaged[position]
-                for event in recognizers[index].fire(at: deadline) {
-                    reports.append(Report(owner: owners[index], member: index, event: event))
-                }
+                recognizers[index].runTimer(at: deadline)
+                collect(index, into: &reports)
             }
             resolve(at: deadline, into: &reports)
         }
@@ -117,8 +177,9 @@ public final class GestureArena {
     public func abandon(finger: FingerKey, at time: EventTime) -> [Report] {
         var reports: [Report] = []
         for index in engaged where recognizers[index].participants.contains(finger) {
-            _ = recognizers[index].handle(TouchSample(finger: finger, phase: .cancel, location: .zero, time: time))
-                .map { reports.append(Report(owner: owners[index], member: index, event: $0)) }
+            recognizers[index].take(
+                TouchSample(finger: finger, phase: .cancel, location: .zero, time: time), into: &reports)
+            if recognizers[index].hasProvisional { settleProvisional(index, into: &reports) }
         }
         resolve(at: time, into: &reports)
         return reports
@@ -165,8 +226,10 @@ public final class GestureArena {
                 guard report.event.event == .began || report.event.event == .ended else { continue }
                 // The report names its recognizer: no search of the arena for it.
                 let winner = report.member
-                if let next = recognizers[winner].next, report.event.event == Self.completion(of: recognizers[winner]) {
-                    arm(next, following: recognizers[winner], at: time, into: &reports)
+                if recognizers[winner].hasNextStep, let next = relations.next[winner],
+                    report.event.event == Self.completion(of: recognizers[winner])
+                {
+                    arm(next, following: winner, at: time, into: &reports)
                     collectOpen(into: &open)
                 }
                 // By position: nothing below changes `open`.
@@ -177,9 +240,7 @@ public final class GestureArena {
                     guard other.isHolding || !other.state.isFinished, !other.participants.isEmpty else { continue }
                     guard other.sharesFinger(with: recognizers[winner]) else { continue }
                     guard !simultaneous(recognizers[winner], owners[winner], other, owners[index]) else { continue }
-                    if other.after != nil || other.next != nil, other.isSequenced(with: recognizers[winner]) {
-                        continue
-                    }
+                    if other.isLaterStep || other.hasNextStep, relations.isSequenced(index, with: winner) { continue }
                     for event in other.forceFail(at: time) {
                         reports.append(Report(owner: owners[index], member: index, event: event))
                     }
@@ -191,15 +252,15 @@ public final class GestureArena {
             for position in engaged.indices where recognizers[engaged[position]].isHolding {
                 let index = engaged[position]
                 let recognizer = recognizers[index]
-                if recognizer.mustFail.contains(where: { $0.overrules(recognizer) }) {
+                let blockers = relations.mustFail[index]
+                if blockers.contains(where: { recognizers[$0].overrules(recognizer) }) {
                     for event in recognizer.forceFail(at: time) {
                         reports.append(Report(owner: owners[index], member: index, event: event))
                     }
                     changed = true
-                } else if !recognizer.mustFail.contains(where: { $0.blocks(recognizer) }) {
-                    for event in recognizer.releasePending(at: time) {
-                        reports.append(Report(owner: owners[index], member: index, event: event))
-                    }
+                } else if !blockers.contains(where: { recognizers[$0].blocks(recognizer) }) {
+                    recognizer.releasePending(at: time, restarting: relations.after[index] == nil)
+                    collect(index, into: &reports)
                     changed = true
                 }
             }
@@ -238,12 +299,18 @@ public final class GestureArena {
         recognizer.spec.kind == .longPress || recognizer.spec.kind == .longPressDrag ? .began : .ended
     }
 
-    private func arm(_ next: Recognizer, following first: Recognizer, at time: EventTime, into reports: inout [Report])
-    {
-        let index = next.member
+    /// Sequencing: the step at `first` was recognized at `time`; the step at `index` starts from its fingers still
+    /// down, or waits for the next down within `GestureDefaults.doubleTapInterval` when none is.
+    private func arm(_ index: Int, following first: Int, at time: EventTime, into reports: inout [Report]) {
         engage(index)
-        for event in next.arm(following: first, at: time) {
-            reports.append(Report(owner: owners[index], member: index, event: event))
+        let fingers = recognizers[first].fingers
+        recognizers[index].step.armed = true
+        recognizers[index].step.armedUntil = fingers.isEmpty ? time + GestureDefaults.doubleTapInterval : nil
+        for key in fingers.keys.sorted() {
+            guard let track = fingers[key] else { continue }
+            let down = TouchSample(finger: key, phase: .down, location: track.location, time: time)
+            recognizers[index].take(down, into: &reports)
+            if recognizers[index].hasProvisional { settleProvisional(index, into: &reports) }
         }
     }
 

@@ -18,28 +18,32 @@ public class Recognizer {
     public private(set) var participants: [FingerKey] = []
     /// When `fire(at:)` must be called next.
     public internal(set) var deadline: EventTime?
-    /// Success held back until the recognizers in `mustFail` fail (a single tap waiting for a double tap).
+    /// Success held back until the recognizers it must wait for fail (a single tap waiting for a double tap): the
+    /// arena holds it (`settleProvisional(holding:)`) and later releases or drops it.
     public internal(set) var pending: GestureEvent? {
         didSet { isHolding = pending != nil }
     }
     /// Whether a success is held (`pending` is set): asked on every event, where reading `pending` itself copied the
     /// whole event, its name included.
     public private(set) var isHolding = false
-    /// Recognizers that must fail before this one may begin or succeed. One that never saw any of this
-    /// recognizer's fingers does not hold it back (it is not part of this touch, as in UIKit).
-    public final var mustFail: [Recognizer] = []
-    /// Sequencing (SwiftUI's `first.sequenced(before: second)`): the recognizer this one follows. It hears
-    /// nothing until that one is recognized; then it starts from the fingers still down, or from the next down
-    /// within `GestureDefaults.doubleTapInterval` when none is.
-    public final var after: Recognizer?
-    /// The recognizer that follows this one in a sequence. Weak: `after` points back, and the arena owns both (a
-    /// strong pair leaked every sequenced pair with its dispatcher). This side is read only when a gesture completes;
-    /// `after` is read for every event.
-    public final weak var next: Recognizer?
-    /// Sequencing: armed by the predecessor's recognition, until this recognizer's sequence is over.
-    public internal(set) var armed = false
-    /// Sequencing: when armed with no finger down, the next down must come by then.
-    var armedUntil: EventTime?
+    /// Whether the arena's relations make this recognizer wait for others (`GestureRelations.mustFail`): then a
+    /// `began` or `ended` is provisional until the arena has settled it, since only the arena sees the others.
+    var waitsForOthers = false
+    /// Whether the arena's relations make it a later step of a sequence (`GestureRelations.after`).
+    var isLaterStep = false
+    /// Whether the arena's relations give it a later step (`GestureRelations.next`).
+    var hasNextStep = false
+    /// Its progress as a sequence's later step, which the arena keeps here so that it travels with the recognizer
+    /// into the next scene's arena.
+    var step = SequenceStep()
+    /// A `began` or `ended` reported while `waitsForOthers`, for the arena to hold or let through.
+    private var provisional: GestureEvent? {
+        didSet { hasProvisional = provisional != nil }
+    }
+    /// Whether a report waits for the arena's word (`provisional` is set): asked for every event, as `isHolding`.
+    private(set) var hasProvisional = false
+    /// The sample whose last steps (`finishSample`) wait for the provisional report to be settled.
+    private var unfinishedSample: TouchSample?
     /// Whether this recognizer has reported anything in the current sequence (so a failure is worth reporting).
     var reported = false
     /// The last `began`/`changed` report of this sequence: a `cancelled` carries its measurements.
@@ -55,10 +59,7 @@ public class Recognizer {
     /// Fingers that went down while a finished success was held (a single tap waiting for a double tap's window):
     /// they are not part of it, and start the next sequence once it is released.
     private var lateFingers: [FingerKey] = []
-    private var samples: [(time: EventTime, location: Point)] = []
-    /// Samples before this index have left the velocity window. They go in bulk now and then: removing the first
-    /// sample at every step moved all the others (at 240 Hz, a memmove of half a kilobyte a finger event).
-    private var firstSample = 0
+    private var window = VelocityWindow()
 
     public struct FingerTrack: Equatable, Sendable {
         public var start: Point
@@ -95,16 +96,47 @@ public class Recognizer {
         }
     }
 
-    /// Feeds one finger change; returns what the recognizer reports.
+    /// Feeds one finger change; returns what the recognizer reports. Alone, outside an arena, it waits for nobody.
     public func handle(_ sample: TouchSample) -> [GestureEvent] {
         process(sample)
+        if hasProvisional { settleProvisional(holding: false) }
         return takeOutbox()
     }
 
-    /// Feeds one finger change and appends what the recognizer reports to `reports`, as its owner's: the arena's
-    /// path, which allocates nothing (an array returned for each report was two allocations a drag event).
-    func handle(_ sample: TouchSample, into reports: inout [GestureArena.Report]) {
+    /// Feeds one finger change; the arena's path. What the recognizer reports goes to `reports`, as its owner's,
+    /// unless a report waits for the arena's word (`hasProvisional`): then it stays until `moveReports(into:)`.
+    func take(_ sample: TouchSample, into reports: inout [GestureArena.Report]) {
         process(sample)
+        if !hasProvisional { moveReports(into: &reports) }
+    }
+
+    /// The arena's word on the provisional report: held until the recognizers this one waits for have failed, or let
+    /// through. Then the sample that made it finishes as it would have.
+    func settleProvisional(holding: Bool) {
+        guard let event = provisional else { return }
+        provisional = nil
+        if holding {
+            // The success is final, so this recognizer's own timer (a tap's hold limit) must not fire and fail it
+            // while it waits.
+            state = .possible
+            pending = event
+            deadline = nil
+        } else {
+            state = Self.state(after: event.event) ?? state
+            reported = true
+            outbox.append(GestureArena.Report(owner: owner, member: member, event: event))
+            if state.isFinished { deadline = nil }
+        }
+        if let sample = unfinishedSample {
+            unfinishedSample = nil
+            finishSample(sample)
+        }
+    }
+
+    /// Appends what the recognizer reported to `reports`, as its owner's, allocating nothing (an array returned for
+    /// each report was two allocations a drag event).
+    @inline(__always)
+    func moveReports(into reports: inout [GestureArena.Report]) {
         guard !outbox.isEmpty else { return }
         if reports.isEmpty {
             // The usual case (one recognizer reporting): the two buffers trade places, the reports leave without a
@@ -138,13 +170,23 @@ public class Recognizer {
             if listening { ended(sample) }
             fingers[sample.finger] = nil
             lateFingers.removeAll { $0 == sample.finger }
-            // A begin held for others to fail whose fingers have all lifted never happened.
-            if fingers.isEmpty, pending?.event == .began { fail(at: sample.time) }
         case .cancel:
             fingers[sample.finger] = nil
             lateFingers.removeAll { $0 == sample.finger }
             if !state.isFinished { cancel(at: sample.time) }
         }
+        if hasProvisional {
+            unfinishedSample = sample
+        } else {
+            finishSample(sample)
+        }
+    }
+
+    /// The steps of a sample that depend on whether its report was held.
+    @inline(__always)
+    private func finishSample(_ sample: TouchSample) {
+        // A begin held for others to fail whose fingers have all lifted never happened.
+        if sample.phase == .up, fingers.isEmpty, pending?.event == .began { fail(at: sample.time) }
         if !state.isFinished { recordSample(sample.time) }
     }
 
@@ -154,13 +196,19 @@ public class Recognizer {
         fingers[position: position].location = sample.location
     }
 
-    /// Runs timers due at `time`.
+    /// Runs timers due at `time`. Alone, outside an arena, it waits for nobody.
     public func fire(at time: EventTime) -> [GestureEvent] {
+        runTimer(at: time)
+        if hasProvisional { settleProvisional(holding: false) }
+        return takeOutbox()
+    }
+
+    /// Runs timers due at `time`, keeping what it reports for `moveReports(into:)`: the arena's path.
+    func runTimer(at time: EventTime) {
         if let deadline, deadline <= time, !state.isFinished {
             self.deadline = nil
             timerFired(at: deadline)
         }
-        return takeOutbox()
     }
 
     /// Forced failure (another recognizer won): cancels an active gesture, fails a possible one.
@@ -185,9 +233,11 @@ public class Recognizer {
     }
 
     /// Releases a held success (or begin) once every recognizer it waited for has failed. A released begin keeps
-    /// the measurements it was recognized with; the next movement reports the current ones.
-    public func releasePending(at time: EventTime) -> [GestureEvent] {
-        guard var event = pending else { return [] }
+    /// the measurements it was recognized with; the next movement reports the current ones. `restarting`: whether
+    /// fingers that went down while it was held start a new sequence (not for a sequence's later step, which
+    /// starts only when armed by its predecessor again). Reports are kept for `moveReports(into:)`.
+    func releasePending(at time: EventTime, restarting: Bool) {
+        guard var event = pending else { return }
         pending = nil
         event.time = time
         outbox.append(GestureArena.Report(owner: owner, member: member, event: event))
@@ -198,18 +248,16 @@ public class Recognizer {
         } else {
             state = .ended
             deadline = nil
-            restartWithLateFingers(at: time)
+            restartWithLateFingers(at: time, restarting: restarting)
         }
-        return takeOutbox()
     }
 
     /// A success released while fingers that came after it are down (a second tap too far from the first for the
     /// double tap, which failed on it): those fingers start the next sequence, from where and when they went down,
     /// as they would have had nothing been held. Before, the sequence ended with them in it and the second tap
     /// was lost. Only when every finger down is a late one: otherwise they share the sequence that just ended.
-    private func restartWithLateFingers(at time: EventTime) {
-        // A sequence's later step (`after`) starts only when armed by its predecessor again, never on its own.
-        guard after == nil, !lateFingers.isEmpty, lateFingers.count == fingers.count else {
+    private func restartWithLateFingers(at time: EventTime, restarting: Bool) {
+        guard restarting, !lateFingers.isEmpty, lateFingers.count == fingers.count else {
             lateFingers.removeAll()
             return
         }
@@ -238,55 +286,9 @@ public class Recognizer {
         (state == .ended || state.isActive) && sharesFinger(with: waiter)
     }
 
-    /// Sequencing: the predecessor was recognized at `time`; starts from its fingers still down.
-    func arm(following first: Recognizer, at time: EventTime) -> [GestureEvent] {
-        armed = true
-        armedUntil = first.fingers.isEmpty ? time + GestureDefaults.doubleTapInterval : nil
-        var events: [GestureEvent] = []
-        for key in first.fingers.keys.sorted() {
-            guard let track = first.fingers[key] else { continue }
-            events += handle(TouchSample(finger: key, phase: .down, location: track.location, time: time))
-        }
-        return events
-    }
-
-    /// Sequencing: whether an armed recognizer takes this sample (its own fingers, or a new down in time); an
-    /// unarmed one takes nothing.
-    func listens(to sample: TouchSample) -> Bool {
-        guard armed else { return false }
-        if state.isFinished && fingers.isEmpty && !participants.isEmpty && !isHolding {
-            armed = false  // its sequence is over: wait for the predecessor again
-            return false
-        }
-        if sample.phase == .down {
-            if fingers.isEmpty, let until = armedUntil, sample.time > until {
-                armed = false
-                return false
-            }
-            armedUntil = nil
-            return true
-        }
-        return fingers.contains(sample.finger)
-    }
-
     /// Whether the two recognizers' current sequences have a finger in common.
     public func sharesFinger(with other: Recognizer) -> Bool {
         for finger in participants where other.participants.contains(finger) { return true }
-        return false
-    }
-
-    /// Whether `other` is before or after this recognizer in its sequence.
-    public func isSequenced(with other: Recognizer) -> Bool {
-        var link = after
-        while let earlier = link {
-            if earlier === other { return true }
-            link = earlier.after
-        }
-        link = next
-        while let later = link {
-            if later === other { return true }
-            link = later.next
-        }
         return false
     }
 
@@ -303,25 +305,27 @@ public class Recognizer {
             nameID: nameID, kind: spec.kind, event: kind, time: time, location: centroid, fingers: followedCount)
         configure(&event)
         if kind == .began || kind == .changed { lastActive = event }
-        switch kind {
-        case .began: state = .began
-        case .changed: state = .changed
-        case .ended: state = .ended
-        case .cancelled: state = .cancelled
-        case .failed: state = .failed
-        case .pressing: break
-        }
-        if (kind == .ended || kind == .began) && mustFail.contains(where: { $0.blocks(self) }) {
-            // Hold it: the recognizers it waits for may still succeed. The success is final, so this
-            // recognizer's own timer (a tap's hold limit) must not fire and fail it while it waits.
-            state = .possible
-            pending = event
-            deadline = nil
+        if (kind == .ended || kind == .began) && waitsForOthers {
+            // The recognizers it waits for may still succeed: the arena, which sees them, settles it.
+            provisional = event
             return
         }
+        if let next = Self.state(after: kind) { state = next }
         reported = true
         outbox.append(GestureArena.Report(owner: owner, member: member, event: event))
         if state.isFinished { deadline = nil }
+    }
+
+    /// The state a report puts the recognizer in (`pressing` changes none).
+    private static func state(after kind: GestureEventKind) -> GestureState? {
+        switch kind {
+        case .began: .began
+        case .changed: .changed
+        case .ended: .ended
+        case .cancelled: .cancelled
+        case .failed: .failed
+        case .pressing: nil
+        }
     }
 
     /// Fails, reporting it only if this sequence already reported something.
@@ -387,29 +391,15 @@ public class Recognizer {
     }
 
     /// Centroid velocity over the recent samples, units per second.
-    var velocity: Point {
-        guard firstSample < samples.count, let last = samples.last else { return .zero }
-        let first = samples[firstSample]
-        guard last.time > first.time else { return .zero }
-        let seconds = (last.time - first.time).seconds
-        return Point(
-            x: (last.location.x - first.location.x) / seconds, y: (last.location.y - first.location.y) / seconds)
-    }
+    var velocity: Point { window.velocity }
 
     private var lastCentroid = Point.zero
 
+    @inline(__always)
     private func recordSample(_ time: EventTime) {
         guard !fingers.isEmpty else { return }
         lastCentroid = centroid
-        samples.append((time, lastCentroid))
-        // Written as a difference, not `time - window`, so it saturates through EventTime at any time.
-        while firstSample < samples.count, time - samples[firstSample].time > GestureDefaults.velocityWindow {
-            firstSample += 1
-        }
-        if firstSample >= 64 && firstSample * 2 >= samples.count {
-            samples.removeFirst(firstSample)
-            firstSample = 0
-        }
+        window.record(lastCentroid, at: time)
     }
 
     private func takeOutbox() -> [GestureEvent] {
@@ -426,8 +416,7 @@ public class Recognizer {
         pending = nil
         reported = false
         lastActive = nil
-        samples.removeAll()
-        firstSample = 0
+        window.removeAll()
         resetGesture()
     }
 

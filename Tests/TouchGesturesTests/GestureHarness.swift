@@ -7,13 +7,24 @@ final class GestureHarness {
     var log: [String] = []
     var events: [GestureEvent] = []
 
-    init(_ specs: [GestureSpec], simultaneous: Set<String> = [], mustFail: [(String, String)] = []) {
+    /// `mustFail`: (waiter, blocker) pairs; `sequenced`: (first, second) steps; both by gesture name.
+    init(
+        _ specs: [GestureSpec], simultaneous: Set<String> = [], mustFail: [(String, String)] = [],
+        sequenced: [(String, String)] = []
+    ) {
         arena = GestureArena { a, _, b, _ in simultaneous.contains(a.spec.name) && simultaneous.contains(b.spec.name) }
         for spec in specs { arena.add(Recognizer.make(spec), owner: 0) }
+        var relations = GestureRelations(count: arena.recognizers.count)
         for (waiter, blocker) in mustFail {
-            let w = arena.recognizers.first { $0.spec.name == waiter }!
-            w.mustFail.append(arena.recognizers.first { $0.spec.name == blocker }!)
+            let w = arena.recognizers.firstIndex { $0.spec.name == waiter }!
+            relations.mustFail[w].append(arena.recognizers.firstIndex { $0.spec.name == blocker }!)
         }
+        for (first, second) in sequenced {
+            relations.sequence(
+                arena.recognizers.firstIndex { $0.spec.name == first }!,
+                before: arena.recognizers.firstIndex { $0.spec.name == second }!)
+        }
+        arena.install(relations)
     }
 
     func at(_ ms: Int64) -> EventTime { EventTime(microseconds: ms * 1000) }

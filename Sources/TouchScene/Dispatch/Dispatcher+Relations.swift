@@ -10,58 +10,54 @@ import TouchGestures
 /// - `sequenced` (SwiftUI `sequenced(before:)`): each gesture of a chain hears nothing until the one before it is
 ///   recognized.
 extension Dispatcher {
-    /// Links every recognizer of the arena to the ones it waits for and follows. Runs on every new arena, so
-    /// recognizers carried over from the previous scene are linked to the new scene's.
+    /// Installs the arena's relation table, from the scene's regions. Runs on every new arena, so recognizers
+    /// carried over from the previous scene are related to the new scene's.
     func linkRelations() {
         let nodes = index.nodes
+        var relations = GestureRelations(count: arena.recognizers.count)
         var hasHighPriorityAncestor = false
         for (node, members) in recognizersByNode.enumerated() {
-            let made = members.map { arena.recognizers[$0] }
-            for recognizer in made {
-                recognizer.after = nil
-                recognizer.next = nil
-                // A tap waits for the taps of more taps (same fingers) on the same region to fail.
-                recognizer.mustFail =
-                    recognizer.spec.kind != .tap
-                    ? []
-                    : made.filter {
-                        $0.spec.kind == .tap && $0.spec.fingers == recognizer.spec.fingers
-                            && $0.spec.taps > recognizer.spec.taps
-                    }
+            for member in members {
+                // A tap waits for the taps of more taps (same fingers) on the same region to fail. The specs are
+                // read in place: a copy of each retained its strings and sets.
+                let recognizer = arena.recognizers[member]
+                guard recognizer.spec.kind == .tap else { continue }
+                relations.mustFail[member] = members.filter {
+                    let other = arena.recognizers[$0]
+                    return other.spec.kind == .tap && other.spec.fingers == recognizer.spec.fingers
+                        && other.spec.taps > recognizer.spec.taps
+                }
             }
-            for recognizer in made {
-                for reference in recognizer.spec.requireToFail {
+            for member in members {
+                for reference in arena.recognizers[member].spec.requireToFail {
                     if let blocker = self.recognizer(reference, from: nodes[node].id) {
-                        recognizer.mustFail.append(blocker)
+                        relations.mustFail[member].append(blocker)
                     }
                 }
             }
             for chain in nodes[node].region.sequenced {
-                let steps = chain.compactMap { name in made.first { $0.spec.name == name } }
-                for (first, second) in zip(steps, steps.dropFirst()) {
-                    first.next = second
-                    second.after = first
-                }
+                let steps = chain.compactMap { name in members.first { arena.recognizers[$0].spec.name == name } }
+                for (first, second) in zip(steps, steps.dropFirst()) { relations.sequence(first, before: second) }
             }
             if nodes[node].region.gestures.contains(where: \.highPriority) { hasHighPriorityAncestor = true }
         }
-        guard hasHighPriorityAncestor else { return }
-        for node in nodes.indices {
-            for ancestor in index.chain(from: node).dropFirst() {
-                for member in recognizersByNode[ancestor] where arena.recognizers[member].spec.highPriority {
-                    for waiter in recognizersByNode[node] {
-                        arena.recognizers[waiter].mustFail.append(arena.recognizers[member])
+        if hasHighPriorityAncestor {
+            for node in nodes.indices {
+                for ancestor in index.chain(from: node).dropFirst() {
+                    for member in recognizersByNode[ancestor] where arena.recognizers[member].spec.highPriority {
+                        for waiter in recognizersByNode[node] { relations.mustFail[waiter].append(member) }
                     }
                 }
             }
         }
+        arena.install(relations)
     }
 
-    /// The recognizer a `requireToFail` reference names, seen from the region `id`.
-    func recognizer(_ reference: String, from id: String) -> Recognizer? {
+    /// The arena index of the recognizer a `requireToFail` reference names, seen from the region `id`.
+    func recognizer(_ reference: String, from id: String) -> Int? {
         let (region, name) = SceneLoader.resolve(reference, from: id)
         guard let node = index.index(of: region) else { return nil }
-        return recognizersByNode[node].lazy.map { self.arena.recognizers[$0] }.first { $0.spec.name == name }
+        return recognizersByNode[node].first { arena.recognizers[$0].spec.name == name }
     }
 
     /// For each gesture kind, the recognizers of the nearest region in the chain that asks for it; then the
@@ -78,7 +74,8 @@ extension Dispatcher {
             }
             kinds.formUnion(own)
         }
-        guard result.contains(where: { !arena.recognizers[$0].mustFail.isEmpty }) else { return result }
+        let mustFail = arena.relations.mustFail
+        guard result.contains(where: { !mustFail[$0].isEmpty }) else { return result }
         // Each wait followed once: a blocker is its own arena index, in the chain when its owner is, and a set keeps
         // what is taken already (searching the chain's recognizers and the result for each wait cost the cube of
         // a region's gestures at every down).
@@ -86,8 +83,7 @@ extension Dispatcher {
         var taken = Set(result)
         var position = 0
         while position < result.count {
-            for blocker in arena.recognizers[result[position]].mustFail {
-                let member = blocker.member
+            for member in mustFail[result[position]] {
                 guard inChain.contains(arena.owner(of: member)), taken.insert(member).inserted else { continue }
                 result.append(member)
             }
