@@ -109,6 +109,8 @@ extension Engine {
             processCollecting(events, from: device)
         }
         if let last = events.last { now = max(now, last.time) }
+        // A taking gesture on a device that forwards nothing still empties the dispatcher's list.
+        takeBackFingers(at: now)
         broadcastDispatched()
     }
 

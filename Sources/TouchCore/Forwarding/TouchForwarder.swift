@@ -21,6 +21,9 @@ public struct TouchForwarder: Sendable {
 
     public let description: DeviceDescription
     private var slots: [Slot?]
+    /// The tool type each slot last carried: the kernel keeps it across tracking ids, so a slot a taken finger left
+    /// as `MT_TOOL_PALM` is set back to a finger at its next down.
+    private var slotTools: [Int32]
     private var pending: [InputEvent] = []
     private var currentSlot: Int32 = 0
     private var nextTrackingID: Int32 = 0
@@ -32,12 +35,17 @@ public struct TouchForwarder: Sendable {
     private let contactAxes: [UInt16]
     /// Fingers that were to be forwarded but found no free slot.
     public private(set) var unforwarded = 0
+    /// Fingers taken back (`take`): cancelled for the compositor.
+    public private(set) var taken = 0
+    private let hasToolType: Bool
 
     /// - Parameter description: the virtual device's (`VirtualTouchscreen.description(for:)`).
     public init(description: DeviceDescription) {
         self.description = description
         let count = Int(description.absInfo[AbsCode.mtSlot].map { $0.maximum + 1 } ?? 1)
         slots = Array(repeating: nil, count: max(1, min(count, DeviceDescription.maximumSlots)))
+        slotTools = Array(repeating: ToolType.finger, count: slots.count)
+        hasToolType = description.hasAxis(AbsCode.mtToolType)
         contactAxes = VirtualTouchscreen.contactAxes.filter { description.hasAxis($0) }
         pending.reserveCapacity(64)
     }
@@ -65,6 +73,13 @@ public struct TouchForwarder: Sendable {
         for code in contactAxes {
             if let value = Self.value(code, of: event.contact) { append(event.time, EventType.abs, code, value) }
         }
+        if hasToolType {
+            let tool = event.contact.toolType ?? ToolType.finger
+            if event.contact.toolType == nil && slotTools[index] != tool {
+                append(event.time, EventType.abs, AbsCode.mtToolType, tool)
+            }
+            slotTools[index] = tool
+        }
         slots[index] = Slot(finger: event.finger, sequence: nextSequence, contact: event.contact)
         nextSequence += 1
         return true
@@ -90,6 +105,7 @@ public struct TouchForwarder: Sendable {
                 guard let value = Self.value(code, of: new), value != Self.value(code, of: old) else { continue }
                 selectSlot(index, at: event.time)
                 append(event.time, EventType.abs, code, value)
+                if code == AbsCode.mtToolType { slotTools[index] = value }
             }
             slot.contact = new
             slots[index] = slot
@@ -117,6 +133,24 @@ public struct TouchForwarder: Sendable {
         append(time, EventType.syn, SynCode.report, 0)
         defer { pending.removeAll(keepingCapacity: true) }
         return pending
+    }
+
+    /// Takes a forwarded finger back from the compositor: its slot turns `MT_TOOL_PALM` in one frame (libinput
+    /// ≥ 1.15 sends `LIBINPUT_EVENT_TOUCH_CANCEL` for it, and nothing more of that touch), then is lifted in the
+    /// next (what is pending goes out with the first). Nil for a finger not forwarded, or when the device has no
+    /// `ABS_MT_TOOL_TYPE` to say it with.
+    public mutating func take(_ finger: FingerID, at time: EventTime) -> [InputEvent]? {
+        guard hasToolType, let index = slotIndex(of: finger) else { return nil }
+        selectSlot(index, at: time)
+        append(time, EventType.abs, AbsCode.mtToolType, ToolType.palm)
+        slotTools[index] = ToolType.palm
+        var frames = endFrame(at: time) ?? []
+        selectSlot(index, at: time)
+        append(time, EventType.abs, AbsCode.mtTrackingID, -1)
+        slots[index] = nil
+        frames += endFrame(at: time) ?? []
+        taken += 1
+        return frames
     }
 
     /// Lifts every forwarded finger and closes the frame (shutdown, or the device going away without its
