@@ -4,7 +4,8 @@
 # deployment: udev rule, list-devices, sd_notify and socket activation, record and replay round trip
 # (Tests/vm/guest-deploy.sh), then faults: a real SYN_DROPPED, unplug mid-touch and replug (Tests/vm/guest-faults.sh),
 # then the virtual touchscreen of forwardUnclaimed read by libinput (Tests/vm/guest-uinput.sh; judged against the
-# recording on the host by Tests/vm/uinput-check.py).
+# recording on the host by Tests/vm/uinput-check.py), then gestures taking their fingers back from libinput
+# (Tests/vm/guest-coexist.sh).
 # Skips, saying so, where the VM harness is absent (a user's checkout).
 # VM_GUESTS="deploy faults" runs only those guests.
 set -euo pipefail
@@ -76,9 +77,14 @@ uinput_check() {
         --cut-events "$UINPUT/n4-cut.events" --cut-libinput "$files/libinput-stop.txt" | tee -a "$OUT/uinput/stdout"
     return "${PIPESTATUS[0]}"
 }
-for mode in ${VM_GUESTS:-plain udev deploy faults uinput}; do
+# The coexistence guest (issue 26): the Nexus 4's description and the kiosk scene of docs/kiosk.md (a).
+COEXIST=$(mktemp -d /tmp/touchd-coexist.XXXXXX)
+cp "$N4/n4.desc" config/kiosk/browser.json "$COEXIST/"
+for mode in ${VM_GUESTS:-plain udev deploy faults uinput coexist}; do
     extra=()
-    if [ "$mode" = udev ] || [ "$mode" = deploy ] || [ "$mode" = uinput ]; then extra=(--udev); fi
+    if [ "$mode" = udev ] || [ "$mode" = deploy ] || [ "$mode" = uinput ] || [ "$mode" = coexist ]; then
+        extra=(--udev)
+    fi
     # The deployment guest measures the gaps evemu-play leaves between frames (issue 16) on a virtual clock that
     # counts guest instructions: on the wall clock, TCG's sleeps overshoot by 0.2-6 ms when the host is busy.
     if [ "$mode" = deploy ]; then extra+=(--accel tcg --qemu-arg -icount --qemu-arg shift=0,sleep=off); fi
@@ -94,6 +100,10 @@ for mode in ${VM_GUESTS:-plain udev deploy faults uinput}; do
         script=/vm/guest-uinput.sh
         files=(-f "$UINPUT:/touchd" -b /usr/libexec/libinput/libinput-debug-events -b evemu-record
             -f /usr/share/libinput:/usr/share/libinput -f /usr/bin/setpriv:/opt/setpriv)
+    elif [ "$mode" = coexist ]; then
+        script=/vm/guest-coexist.sh
+        files=(-f "$COEXIST:/touchd" -b /usr/libexec/libinput/libinput-debug-events
+            -f /usr/share/libinput:/usr/share/libinput)
     fi
     echo "---- real kernel, $mode"
     if bash "$VMRUN" -q -t 300 -o "$OUT/$mode" "${extra[@]}" \
