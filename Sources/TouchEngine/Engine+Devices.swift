@@ -31,6 +31,7 @@ final class DeviceState {
         // Finger ids unique across devices: each device counts in its own range (2^24 touches each).
         var decoderOptions = TouchDecoder.Options()
         decoderOptions.firstFingerID = UInt32(tag.index) << 24 + 1
+        decoderOptions.palmMajor = spec.palmMajor
         pipeline = TouchPipeline(
             decoder: TouchDecoder(description: spec.description, options: decoderOptions),
             mapping: try CoordinateMapping(device: spec.description, settings: settings), filter: spec.filter)

@@ -92,6 +92,7 @@ public enum ListDevicesCommand {
             text += "  calibration: none\n"
         }
         if let rotation = rule.rotation, rotation != 0 { text += "  rotation: \(rotation)° (configuration)\n" }
+        text += palmSizeLine(rule.palmSize, description: description)
         return text
     }
 

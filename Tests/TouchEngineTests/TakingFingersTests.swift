@@ -140,7 +140,9 @@ struct TakingFingersTests {
     func longPressTakesAtTimer() throws {
         let (harness, device, client) = try setUp(Self.adminJSON)
         let script = EventScript()
-        for finger in 0..<5 { script.slot(Int32(finger)).trackingID(Int32(finger)).position(x: 500 + 600 * Int32(finger), y: 2000) }
+        for finger in 0..<5 {
+            script.slot(Int32(finger)).trackingID(Int32(finger)).position(x: 500 + 600 * Int32(finger), y: 2000)
+        }
         script.report()
         harness.feed(script, from: device)
         #expect(harness.emitted.count == 1)

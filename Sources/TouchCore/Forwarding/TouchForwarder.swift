@@ -25,6 +25,8 @@ public struct TouchForwarder: Sendable {
     /// as `MT_TOOL_PALM` is set back to a finger at its next down.
     private var slotTools: [Int32]
     private var pending: [InputEvent] = []
+    /// Frames closed and not yet handed out by `endFrame`.
+    private var completed: [InputEvent] = []
     private var currentSlot: Int32 = 0
     private var nextTrackingID: Int32 = 0
     private var nextSequence: UInt64 = 0
@@ -92,6 +94,13 @@ public struct TouchForwarder: Sendable {
         case .down:
             return
         case .up, .cancel:
+            if event.phase == .cancel, event.contact.isPalm, hasToolType, slotTools[index] != ToolType.palm {
+                // A palm: libinput cancels the touch when its slot turns palm, where a lift alone is an up.
+                selectSlot(index, at: event.time)
+                append(event.time, EventType.abs, AbsCode.mtToolType, ToolType.palm)
+                slotTools[index] = ToolType.palm
+                closeFrame(at: event.time)
+            }
             selectSlot(index, at: event.time)
             append(event.time, EventType.abs, AbsCode.mtTrackingID, -1)
             slots[index] = nil
@@ -112,10 +121,18 @@ public struct TouchForwarder: Sendable {
         }
     }
 
-    /// Closes the frame: the single-touch emulation and `SYN_REPORT`, with everything since the last frame. Nil
-    /// when nothing changed.
+    /// Closes the frame: the single-touch emulation and `SYN_REPORT`, with everything since the last frame (and any
+    /// frame closed on the way, a palm's). Nil when nothing changed.
     public mutating func endFrame(at time: EventTime) -> [InputEvent]? {
-        guard !pending.isEmpty else { return nil }
+        closeFrame(at: time)
+        guard !completed.isEmpty else { return nil }
+        defer { completed.removeAll(keepingCapacity: true) }
+        return completed
+    }
+
+    /// Moves what is pending, closed with the single-touch emulation and `SYN_REPORT`, to `completed`.
+    private mutating func closeFrame(at time: EventTime) {
+        guard !pending.isEmpty else { return }
         var oldest: Slot?
         for slot in slots {
             if let slot, slot.sequence < oldest?.sequence ?? .max { oldest = slot }
@@ -131,8 +148,12 @@ public struct TouchForwarder: Sendable {
             pointerY = oldest.contact.y
         }
         append(time, EventType.syn, SynCode.report, 0)
-        defer { pending.removeAll(keepingCapacity: true) }
-        return pending
+        if completed.isEmpty {
+            swap(&completed, &pending)
+        } else {
+            completed.append(contentsOf: pending)
+            pending.removeAll(keepingCapacity: true)
+        }
     }
 
     /// Takes a forwarded finger back from the compositor: its slot turns `MT_TOOL_PALM` in one frame (libinput
@@ -144,13 +165,12 @@ public struct TouchForwarder: Sendable {
         selectSlot(index, at: time)
         append(time, EventType.abs, AbsCode.mtToolType, ToolType.palm)
         slotTools[index] = ToolType.palm
-        var frames = endFrame(at: time) ?? []
+        closeFrame(at: time)
         selectSlot(index, at: time)
         append(time, EventType.abs, AbsCode.mtTrackingID, -1)
         slots[index] = nil
-        frames += endFrame(at: time) ?? []
         taken += 1
-        return frames
+        return endFrame(at: time)
     }
 
     /// Lifts every forwarded finger and closes the frame (shutdown, or the device going away without its
