@@ -164,6 +164,20 @@ struct TakingFingersTests {
         #expect(lines.touches.last?.type == "move")
     }
 
+    @Test("the next finger on a slot a taken finger left palm turns it back to a finger before its tracking id")
+    func slotBackToFinger() throws {
+        let (harness, device, _) = try setUp()
+        let script = EventScript()
+        script.down(slot: 0, id: 1, x: 1000, y: 1000)
+        script.down(slot: 1, id: 2, x: 2000, y: 1000)
+        script.move(slot: 1, x: 2400, y: 1000)
+        script.up(slot: 0).up(slot: 1)
+        script.down(slot: 0, id: 3, x: 1000, y: 3000)
+        harness.feed(script, from: device)
+        // libinput reads the slot's tool at the tracking id: a touch that began as a palm it would never report.
+        #expect(frames(harness).last == "3:47:0 3:55:0 3:57:2 3:53:1000 3:54:3000 1:330:1 3:0:1000 3:1:3000 0:0:0")
+    }
+
     @Test("a finger that lands in a pinch already taken goes to touchd's clients only")
     func laterFingerOfTakenGesture() throws {
         let (harness, device, _) = try setUp()

@@ -69,19 +69,19 @@ public struct TouchForwarder: Sendable {
         let trackingID = nextTrackingID
         nextTrackingID = nextTrackingID == VirtualTouchscreen.trackingIDLimit ? 0 : nextTrackingID + 1
         selectSlot(index, at: event.time)
+        if hasToolType, event.contact.toolType == nil, slotTools[index] != ToolType.finger {
+            // Before the tracking id: libinput reads the slot's tool when a touch begins, and one that begins as a
+            // palm it never reports, even once the tool turns finger.
+            append(event.time, EventType.abs, AbsCode.mtToolType, ToolType.finger)
+            slotTools[index] = ToolType.finger
+        }
         append(event.time, EventType.abs, AbsCode.mtTrackingID, trackingID)
         append(event.time, EventType.abs, AbsCode.mtPositionX, event.contact.x)
         append(event.time, EventType.abs, AbsCode.mtPositionY, event.contact.y)
         for code in contactAxes {
             if let value = Self.value(code, of: event.contact) { append(event.time, EventType.abs, code, value) }
         }
-        if hasToolType {
-            let tool = event.contact.toolType ?? ToolType.finger
-            if event.contact.toolType == nil && slotTools[index] != tool {
-                append(event.time, EventType.abs, AbsCode.mtToolType, tool)
-            }
-            slotTools[index] = tool
-        }
+        if let tool = event.contact.toolType, hasToolType { slotTools[index] = tool }
         slots[index] = Slot(finger: event.finger, sequence: nextSequence, contact: event.contact)
         nextSequence += 1
         return true

@@ -43,7 +43,8 @@ extension Dispatcher {
             guard recognizer.spec.takesFingers != .never, !recognizer.state.isFinished,
                 recognizer.fingers.contains(key)
             else { continue }
-            if takingMembers.contains(member) {
+            if takingMembers.contains(member), recognizer.fingers.keys.contains(where: { isTaken($0) && $0 != key }) {
+                // Still the sequence that took: a gesture that reset for a new touch has no taken finger.
                 mark(key)
             } else if recognizer.spec.takesFingers == .allDown, recognizer.fingers.count >= recognizer.spec.fingers {
                 take(for: member)
@@ -58,6 +59,8 @@ extension Dispatcher {
         if !takingMembers.contains(member) { takingMembers.append(member) }
         for key in recognizer.fingers.keys { mark(key) }
     }
+
+    private func isTaken(_ key: FingerKey) -> Bool { fingers[key]?.taken == true }
 
     private func mark(_ key: FingerKey) {
         guard let position = fingers.position(of: key), !fingers[position: position].taken else { return }
