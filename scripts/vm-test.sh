@@ -5,7 +5,8 @@
 # (Tests/vm/guest-deploy.sh), then faults: a real SYN_DROPPED, unplug mid-touch and replug (Tests/vm/guest-faults.sh),
 # then the virtual touchscreen of forwardUnclaimed read by libinput (Tests/vm/guest-uinput.sh; judged against the
 # recording on the host by Tests/vm/uinput-check.py), then two touchscreens on a two-output virtio-vga whose EDIDs
-# qemu makes, each mapped to its own monitor by "output": "auto" (Tests/vm/guest-outputs.sh).
+# qemu makes, each mapped to its own monitor by "output": "auto" (Tests/vm/guest-outputs.sh);
+# then gestures taking their fingers back from libinput (Tests/vm/guest-coexist.sh).
 # Skips, saying so, where the VM harness is absent (a user's checkout).
 # VM_GUESTS="deploy faults" runs only those guests.
 set -euo pipefail
@@ -80,9 +81,14 @@ uinput_check() {
 # The outputs guest: two touchscreens the sizes of qemu's two outputs, with the config and scene of their layout.
 OUTPUTS=$(mktemp -d /tmp/touchd-outputs.XXXXXX)
 sh Tests/vm/make-outputs-devices.sh "$OUTPUTS"
-for mode in ${VM_GUESTS:-plain udev deploy faults uinput outputs}; do
+# The coexistence guest (issue 26): the Nexus 4's description and the kiosk scene of docs/kiosk.md (a).
+COEXIST=$(mktemp -d /tmp/touchd-coexist.XXXXXX)
+cp "$N4/n4.desc" config/kiosk/browser.json "$COEXIST/"
+for mode in ${VM_GUESTS:-plain udev deploy faults uinput outputs coexist}; do
     extra=()
-    if [ "$mode" = udev ] || [ "$mode" = deploy ] || [ "$mode" = uinput ]; then extra=(--udev); fi
+    if [ "$mode" = udev ] || [ "$mode" = deploy ] || [ "$mode" = uinput ] || [ "$mode" = coexist ]; then
+        extra=(--udev)
+    fi
     # The deployment guest measures the gaps evemu-play leaves between frames (issue 16) on a virtual clock that
     # counts guest instructions: on the wall clock, TCG's sleeps overshoot by 0.2-6 ms when the host is busy.
     if [ "$mode" = deploy ]; then extra+=(--accel tcg --qemu-arg -icount --qemu-arg shift=0,sleep=off); fi
@@ -107,6 +113,10 @@ for mode in ${VM_GUESTS:-plain udev deploy faults uinput outputs}; do
         script=/vm/guest-uinput.sh
         files=(-f "$UINPUT:/touchd" -b /usr/libexec/libinput/libinput-debug-events -b evemu-record
             -f /usr/share/libinput:/usr/share/libinput -f /usr/bin/setpriv:/opt/setpriv)
+    elif [ "$mode" = coexist ]; then
+        script=/vm/guest-coexist.sh
+        files=(-f "$COEXIST:/touchd" -b /usr/libexec/libinput/libinput-debug-events
+            -f /usr/share/libinput:/usr/share/libinput)
     fi
     echo "---- real kernel, $mode"
     if bash "$VMRUN" -q -t 300 -o "$OUT/$mode" "${extra[@]}" \

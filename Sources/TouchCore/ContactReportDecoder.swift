@@ -26,6 +26,8 @@ struct ContactReportDecoder {
     private var sawContactReport = false
     private var touchReleased = false
     let maxJumpSquared: Int64
+    /// A contact whose major axis passes this (device units) is a palm (`ContactState.isPalm(majorAbove:)`).
+    var palmMajor: Int32?
 
     init(maxJumpSquared: Int64) {
         self.maxJumpSquared = maxJumpSquared
@@ -105,13 +107,14 @@ struct ContactReportDecoder {
             if let match {
                 let position = survivorIndex[match]
                 var touch = survivors[position]
-                if !touch.ignored && report.contact.isPalm {
+                if !touch.ignored && report.contact.isPalm(majorAbove: palmMajor) {
                     output.finger(
                         FingerEvent(
                             phase: .cancel, finger: touch.finger, slot: touch.slot, time: time,
-                            contact: report.contact))
+                            contact: SlotDecoder.asPalm(report.contact)))
                     touch.ignored = true
                     diagnostics.palmCancels += 1
+                    if !report.contact.isPalm { diagnostics.palmsBySize += 1 }
                     emitted = true
                 } else if !touch.ignored && report.contact != touch.report.contact {
                     output.finger(
@@ -129,8 +132,9 @@ struct ContactReportDecoder {
             let slot = Self.lowestFreeSlot(in: survivors)
             let finger = FingerID(nextFinger)
             nextFinger &+= 1
-            if report.contact.isPalm {
+            if report.contact.isPalm(majorAbove: palmMajor) {
                 diagnostics.palmsSuppressed += 1
+                if !report.contact.isPalm { diagnostics.palmsBySize += 1 }
                 survivors.append(Live(finger: finger, slot: slot, report: report, ignored: true))
             } else {
                 output.finger(

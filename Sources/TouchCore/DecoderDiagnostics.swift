@@ -16,6 +16,8 @@ public struct DecoderDiagnostics: Equatable, Sendable {
     public var palmCancels = 0
     /// Touches that began as a palm: never reported.
     public var palmsSuppressed = 0
+    /// Of the palm cancels and suppressions, those by size (`TouchDecoder.Options.palmMajor`), not by tool.
+    public var palmsBySize = 0
     /// `SYN_DROPPED` events seen.
     public var syncDrops = 0
     /// Drops resolved from a state snapshot (`resync(to:at:)`).
@@ -43,6 +45,7 @@ public struct DecoderDiagnostics: Equatable, Sendable {
             ("zero-length touches dropped", zeroLengthTouches),
             ("palm cancels", palmCancels),
             ("palms suppressed", palmsSuppressed),
+            ("palms by size", palmsBySize),
             ("SYN_DROPPED", syncDrops),
             ("snapshot resyncs", snapshotResyncs),
             ("blind resyncs", blindResyncs),

@@ -65,6 +65,16 @@ public struct ContactState: Equatable, Hashable, Sendable {
 
     public var isPalm: Bool { toolType == ToolType.palm }
 
+    /// A palm by its tool, or by its size: the major axis (`ABS_MT_TOUCH_MAJOR`, else `ABS_MT_WIDTH_MAJOR`) above
+    /// `threshold` (device units; nil: no size limit), as libinput's palm size threshold.
+    public func isPalm(majorAbove threshold: Int32?) -> Bool { isPalm || isLarge(majorAbove: threshold) }
+
+    /// The major axis above `threshold` (never, with no threshold or no size reported).
+    public func isLarge(majorAbove threshold: Int32?) -> Bool {
+        guard let threshold, let major = touchMajor ?? widthMajor else { return false }
+        return major > threshold
+    }
+
     /// Stores a multitouch axis value; returns whether the code is one this type keeps.
     // Always inlined: the decoder stores one for most input events, and the call cost as much as the switch.
     @inline(__always)

@@ -38,6 +38,8 @@ struct SlotDecoder {
     /// Bit n: an event addressed slot n this frame. A flush visits only these (a frame changes one or two slots of
     /// ten or more), in the order of their numbers; at most `DeviceDescription.maximumSlots` (64) slots.
     private var changedSlots: UInt64 = 0
+    /// A touch whose major axis passes this (device units) is a palm (`ContactState.isPalm(majorAbove:)`).
+    var palmMajor: Int32?
 
     init(slotCount: Int) {
         precondition(slotCount >= 1 && slotCount <= UInt64.bitWidth, "one bit of changedSlots for each slot")
@@ -114,15 +116,16 @@ struct SlotDecoder {
                     reported[index] = nil
                     liveCount -= 1
                     emitted = true
-                } else if slot.contact.isPalm {
+                } else if slot.contact.isPalm(majorAbove: palmMajor) {
                     output.finger(
                         FingerEvent(
                             phase: .cancel, finger: touch.finger, slot: slotNumber, time: time,
-                            contact: slot.contact))
+                            contact: Self.asPalm(slot.contact)))
                     reported[index] = nil
                     liveCount -= 1
                     ignoredTrackingID[index] = slot.trackingID
                     diagnostics.palmCancels += 1
+                    if !slot.contact.isPalm { diagnostics.palmsBySize += 1 }
                     emitted = true
                 } else if slot.contact != touch.contact {
                     output.finger(
@@ -141,9 +144,10 @@ struct SlotDecoder {
             } else if reported[index] == nil {
                 if ignoredTrackingID[index] == slot.trackingID && !slot.restarted {
                     // Still the palm that was cancelled or suppressed: it stays invisible until it lifts.
-                } else if slot.contact.isPalm {
+                } else if slot.contact.isPalm(majorAbove: palmMajor) {
                     ignoredTrackingID[index] = slot.trackingID
                     diagnostics.palmsSuppressed += 1
+                    if !slot.contact.isPalm { diagnostics.palmsBySize += 1 }
                 } else {
                     let finger = FingerID(nextFinger)
                     nextFinger &+= 1
@@ -201,5 +205,13 @@ struct SlotDecoder {
         liveCount = 0
         changedSlots = 0
         return emitted
+    }
+
+    /// A cancel for a palm by size says so with the tool (`MT_TOOL_PALM`): clients read why, and the virtual
+    /// touchscreen cancels it for the compositor as it does a palm by tool.
+    static func asPalm(_ contact: ContactState) -> ContactState {
+        var palm = contact
+        palm.toolType = ToolType.palm
+        return palm
     }
 }

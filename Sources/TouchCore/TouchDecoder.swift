@@ -11,6 +11,9 @@ public struct TouchDecoder {
         public var contactJumpLimit: Double = 0.25
         /// The first finger id handed out; ids then count up and never repeat.
         public var firstFingerID: UInt32 = 1
+        /// A touch whose major axis (`ABS_MT_TOUCH_MAJOR`, else `ABS_MT_WIDTH_MAJOR`) passes this, in device units,
+        /// is a palm: cancelled if it was reported, never reported if it began so. Nil: no size limit.
+        public var palmMajor: Int32?
 
         public init() {}
     }
@@ -43,6 +46,8 @@ public struct TouchDecoder {
         let limitSquared = limit * limit
         contacts = ContactReportDecoder(
             maxJumpSquared: limitSquared.isNaN ? 0 : limitSquared >= 0x1p63 ? Int64.max : Int64(limitSquared))
+        slots.palmMajor = options.palmMajor
+        contacts.palmMajor = options.palmMajor
     }
 
     /// Touches consumers currently see as down.

@@ -63,6 +63,9 @@ public struct Config: Equatable, Sendable {
         public var filter: JitterFilter?
         /// Where its touches land in the scene (`mapTo`, `output`); nil: the whole scene.
         public var target: MappingTarget?
+        /// Palm size threshold (`PalmSize`): millimetres where the major axis has a resolution, device units
+        /// otherwise; a touch whose major axis passes it is cancelled as a palm. Nil: palms by tool only.
+        public var palmSize: Double?
 
         public init() {}
     }
@@ -112,6 +115,7 @@ public struct Config: Equatable, Sendable {
             merged.forwardUnclaimed = rule.forwardUnclaimed ?? merged.forwardUnclaimed
             merged.filter = rule.filter ?? merged.filter
             merged.target = rule.target ?? merged.target
+            merged.palmSize = rule.palmSize ?? merged.palmSize
         }
         return merged
     }
@@ -245,6 +249,7 @@ public enum ConfigLoader {
             rule.filter = try jitterFilter(filter, path: fields.childPath("filter"))
         }
         rule.target = try mappingTarget(&fields, outputs: outputs)
+        rule.palmSize = try palmSize(&fields)
         try fields.rejectUnknownKeys()
         return rule
     }
@@ -313,5 +318,19 @@ public enum ConfigLoader {
             guard case .string(let text, _) = item else { throw reader.error(key, "expected an array of strings") }
             return text
         }
+    }
+}
+
+extension ConfigLoader {
+    /// `"palmSize": number`, above 0 (a threshold of 0 would make every touch that reports a size a palm).
+    static func palmSize(_ fields: inout JSONObjectReader) throws(JSONFieldError) -> Double? {
+        guard let value = try fields.number("palmSize") else { return nil }
+        guard value > 0, value <= 100_000 else {
+            throw fields.error(
+                "palmSize",
+                "expected a size above 0 (millimetres, or device units on an axis without a resolution), found \(NumberText.text(value))"
+            )
+        }
+        return value
     }
 }

@@ -43,9 +43,13 @@ extension Daemon {
         filter: JitterFilter, virtual: UinputTouchscreen?
     ) {
         let name = URL(fileURLWithPath: device.node).lastPathComponent
-        let spec = DeviceSpec(
+        var spec = DeviceSpec(
             key: .named(name), node: device.node, description: description, mapping: settings, filter: filter,
             virtualTouchscreen: virtual?.description)
+        let rule = config.rules(
+            name: description.name, node: device.node, vendor: description.id.vendor, product: description.id.product)
+        spec.palmMajor = PalmSize.deviceUnits(rule.palmSize, on: description)
+        if let units = spec.palmMajor { logger.info("\(device.node): palms above \(units) units of touch size") }
         guard let id = engine.addDevice(spec, at: now) else { return }
         do {
             // The handler holds the reader itself: no lookup of the device's record every wake-up, and the

@@ -31,6 +31,7 @@ final class DeviceState {
         // Finger ids unique across devices: each device counts in its own range (2^24 touches each).
         var decoderOptions = TouchDecoder.Options()
         decoderOptions.firstFingerID = UInt32(tag.index) << 24 + 1
+        decoderOptions.palmMajor = spec.palmMajor
         pipeline = TouchPipeline(
             decoder: TouchDecoder(description: spec.description, options: decoderOptions),
             mapping: try CoordinateMapping(device: spec.description, settings: settings), filter: spec.filter)
@@ -134,6 +135,8 @@ extension Engine {
             processCollecting(events, from: device)
         }
         if let last = events.last { now = max(now, last.time) }
+        // A taking gesture on a device that forwards nothing still empties the dispatcher's list.
+        takeBackFingers(at: now)
         broadcastDispatched()
     }
 

@@ -7,6 +7,7 @@ extension Engine {
     /// then followed until it lifts or is cancelled, whatever the scene does meanwhile (a compositor cannot take
     /// back a touch it has seen begin). Each completed frame is one `.emit` effect.
     func forwardToVirtualTouchscreen(from device: DeviceState) {
+        takeBackFingers(at: now)
         device.pipeline.takeDecoded { output in
             switch output {
             case .finger(let event):
@@ -21,6 +22,19 @@ extension Engine {
                     effects.append(.emit(DeviceHandle(device.tag.index), frame))
                 }
             }
+        }
+    }
+
+    /// The fingers a gesture took since the last look (`takeFingers`): each one forwarded is cancelled on its
+    /// device's virtual touchscreen (palm, then lifted: two frames, one `.emit`). Fingers not forwarded need
+    /// nothing: `claims` keeps them from the virtual touchscreen from their down on.
+    func takeBackFingers(at time: EventTime) {
+        guard settings.dispatches else { return }
+        for key in dispatcher.takeTakenFingers() {
+            guard let device = devices[key.device], let frames = device.forwarder?.take(key.finger, at: time) else {
+                continue
+            }
+            effects.append(.emit(DeviceHandle(key.device), frames))
         }
     }
 

@@ -140,6 +140,7 @@ public final class Engine {
         now = max(now, time)
         if settings.dispatches {
             dispatcher.advance(to: time, into: &dispatchBuffer)
+            takeBackFingers(at: time)
             broadcastDispatched()
         }
         // Before housekeeping: what the resumed requests leave waiting is judged in this same wake-up.

@@ -84,6 +84,8 @@ public struct DeviceSpec: Sendable {
     public var virtualTouchscreen: DeviceDescription?
     /// The jitter filter for its finger positions (docs/decoding.md, "Jitter"); libinput's hysteresis by default.
     public var filter: JitterFilter
+    /// The palm size threshold in device units (`PalmSize.deviceUnits`); nil: palms by tool only.
+    public var palmMajor: Int32?
 
     public init(
         key: Key, node: String, description: DeviceDescription,

@@ -70,6 +70,9 @@ public struct GestureSpec: Equatable, Sendable {
     /// Considered before the gestures of the region's descendants, which wait for it to fail (SwiftUI's
     /// `highPriorityGesture`).
     public var highPriority = false
+    /// Whether, and when, the gesture takes its fingers back from the compositor (Android's `pilferPointers`):
+    /// the dispatcher and the engine act on it; the recognizer never reads it.
+    public var takesFingers = FingerTaking.never
 
     public init(_ kind: GestureKind, name: String? = nil) {
         self.kind = kind
@@ -84,6 +87,15 @@ public struct GestureSpec: Equatable, Sendable {
             break
         }
     }
+}
+
+/// When a gesture takes the fingers it uses away from the compositor (the device's virtual touchscreen).
+public enum FingerTaking: String, Sendable {
+    case never
+    /// When it is recognized: its `began`, or the `ended` of a gesture that reports no `began` (tap, swipe).
+    case recognized
+    /// As soon as it follows as many fingers as it needs, before it is recognized (a failure gives nothing back).
+    case allDown = "all-down"
 }
 
 /// Recognizer states, as UIKit names them. Discrete gestures (tap, swipe) go from `possible` straight to `ended`.

@@ -164,6 +164,7 @@ public enum SceneEncoder {
             writer.endArray()
         }
         if spec.highPriority { writer.field("priority", "high") }
+        if spec.takesFingers != .never { writer.field("takeFingers", spec.takesFingers.rawValue) }
         writer.endObject()
     }
 

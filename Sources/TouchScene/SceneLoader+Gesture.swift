@@ -16,7 +16,7 @@ extension SceneLoader {
         .rotate: ["fingers"],
     ]
     /// Keys every gesture object may have.
-    static let commonGestureKeys = ["type", "name", "requireToFail", "priority"]
+    static let commonGestureKeys = ["type", "name", "requireToFail", "priority", "takeFingers"]
 
     static func decodeGesture(_ value: JSONValue, path: String) throws(JSONFieldError) -> GestureSpec {
         if case .string(let name, _) = value {
@@ -73,6 +73,13 @@ extension SceneLoader {
                 throw reader.error("priority", "expected \"high\" or \"normal\", found '\(priority)'")
             }
             spec.highPriority = priority == "high"
+        }
+        if let taking = try reader.string("takeFingers") {
+            guard let value = FingerTaking(rawValue: taking) else {
+                throw reader.error(
+                    "takeFingers", "expected \"recognized\", \"all-down\" or \"never\", found '\(taking)'")
+            }
+            spec.takesFingers = value
         }
         try reader.rejectUnknownKeys()
         return spec

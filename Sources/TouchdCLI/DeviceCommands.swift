@@ -101,6 +101,7 @@ public enum ListDevicesCommand {
             )
             text += "  mapping: \(ControlEscaping.escaped(assignment.explanation))\n"
         }
+        text += palmSizeLine(rule.palmSize, description: description)
         return text
     }
 

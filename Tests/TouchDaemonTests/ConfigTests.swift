@@ -47,6 +47,17 @@ struct ConfigTests {
         #expect(Config().rules(name: "panel", node: "/dev/input/event3", vendor: 1, product: 2).forwardUnclaimed == nil)
     }
 
+    @Test("palmSize is a device rule's, off unless a matching rule sets it; the last match wins")
+    func palmSize() throws {
+        let json = """
+            {"devices": [{"palmSize": 30}, {"match": {"name": "big"}, "palmSize": 55.5}]}
+            """
+        let config = try ConfigLoader.parse(Array(json.utf8), file: "c.json")
+        #expect(config.rules(name: "panel", node: "/dev/input/event3", vendor: 1, product: 2).palmSize == 30)
+        #expect(config.rules(name: "big", node: "/dev/input/event4", vendor: 1, product: 2).palmSize == 55.5)
+        #expect(Config().rules(name: "panel", node: "/dev/input/event3", vendor: 1, product: 2).palmSize == nil)
+    }
+
     @Test("a device rule's filter: a name, or an object with a type and its parameters; the last match wins")
     func filters() throws {
         let json = """
@@ -133,6 +144,14 @@ struct ConfigTests {
                 "missing required key 'type'"
             ),
             ("{\"devices\": [{\"filter\": 3}]}", 1, "devices[0].filter", "expected an object, found number"),
+            (
+                "{\"devices\": [{\"use\": true,\n \"palmSize\": 0}]}", 2, "devices[0].palmSize",
+                "expected a size above 0 (millimetres, or device units on an axis without a resolution), found 0"
+            ),
+            (
+                "{\"devices\": [{\"palmSize\": \"big\"}]}", 1, "devices[0].palmSize",
+                "expected a number, found string"
+            ),
         ] as [(String, Int, String, String)])
     func errors(json: String, line: Int, path: String, message: String) throws {
         let error = try #require(throws: ConfigError.self) {

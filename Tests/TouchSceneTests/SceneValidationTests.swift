@@ -132,6 +132,10 @@ struct SceneValidationTests {
                 #"{"type": "tap", "priority": "urgent"}"#, "regions[0].gestures[1].priority",
                 "expected \"high\" or \"normal\", found 'urgent'"
             ),
+            (
+                #"{"type": "pinch", "takeFingers": "always"}"#, "regions[0].gestures[1].takeFingers",
+                "expected \"recognized\", \"all-down\" or \"never\", found 'always'"
+            ),
         ] as [(String, String, String)])
     func badReferences(gesture: String, path: String, message: String) throws {
         let json = """
@@ -181,6 +185,19 @@ struct SceneValidationTests {
         #expect(again.regions[0].gestures[0].highPriority)
         #expect(again.regions[0].children[0].gestures[1].requireToFail == ["card/swipe", "long-press"])
         #expect(again.regions[0].children[0].sequenced == [["long-press", "drag"]])
+    }
+
+    @Test("takeFingers survives the scene's JSON form, both values")
+    func takeFingersRoundTrip() throws {
+        let scene = try SceneLoader.parse(
+            #"""
+            {"size": [400, 400], "regions": [{"id": "kiosk", "frame": [0, 0, 400, 400], "forward": true,
+              "gestures": [{"type": "pinch", "takeFingers": "recognized"},
+                           {"type": "swipe", "fingers": 3, "takeFingers": "all-down"}, "tap"]}]}
+            """#, file: "k.json")
+        let again = try SceneLoader.parse(SceneEncoder.encode(scene), file: "encoded.json")
+        #expect(again == scene)
+        #expect(again.regions[0].gestures.map(\.takesFingers) == [.recognized, .allDown, .never])
     }
 }
 

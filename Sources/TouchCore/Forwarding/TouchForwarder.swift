@@ -21,7 +21,12 @@ public struct TouchForwarder: Sendable {
 
     public let description: DeviceDescription
     private var slots: [Slot?]
+    /// The tool type each slot last carried: the kernel keeps it across tracking ids, so a slot a taken finger left
+    /// as `MT_TOOL_PALM` is set back to a finger at its next down.
+    private var slotTools: [Int32]
     private var pending: [InputEvent] = []
+    /// Frames closed and not yet handed out by `endFrame`.
+    private var completed: [InputEvent] = []
     private var currentSlot: Int32 = 0
     private var nextTrackingID: Int32 = 0
     private var nextSequence: UInt64 = 0
@@ -32,12 +37,17 @@ public struct TouchForwarder: Sendable {
     private let contactAxes: [UInt16]
     /// Fingers that were to be forwarded but found no free slot.
     public private(set) var unforwarded = 0
+    /// Fingers taken back (`take`): cancelled for the compositor.
+    public private(set) var taken = 0
+    private let hasToolType: Bool
 
     /// - Parameter description: the virtual device's (`VirtualTouchscreen.description(for:)`).
     public init(description: DeviceDescription) {
         self.description = description
         let count = Int(description.absInfo[AbsCode.mtSlot].map { $0.maximum + 1 } ?? 1)
         slots = Array(repeating: nil, count: max(1, min(count, DeviceDescription.maximumSlots)))
+        slotTools = Array(repeating: ToolType.finger, count: slots.count)
+        hasToolType = description.hasAxis(AbsCode.mtToolType)
         contactAxes = VirtualTouchscreen.contactAxes.filter { description.hasAxis($0) }
         pending.reserveCapacity(64)
     }
@@ -59,12 +69,19 @@ public struct TouchForwarder: Sendable {
         let trackingID = nextTrackingID
         nextTrackingID = nextTrackingID == VirtualTouchscreen.trackingIDLimit ? 0 : nextTrackingID + 1
         selectSlot(index, at: event.time)
+        if hasToolType, event.contact.toolType == nil, slotTools[index] != ToolType.finger {
+            // Before the tracking id: libinput reads the slot's tool when a touch begins, and one that begins as a
+            // palm it never reports, even once the tool turns finger.
+            append(event.time, EventType.abs, AbsCode.mtToolType, ToolType.finger)
+            slotTools[index] = ToolType.finger
+        }
         append(event.time, EventType.abs, AbsCode.mtTrackingID, trackingID)
         append(event.time, EventType.abs, AbsCode.mtPositionX, event.contact.x)
         append(event.time, EventType.abs, AbsCode.mtPositionY, event.contact.y)
         for code in contactAxes {
             if let value = Self.value(code, of: event.contact) { append(event.time, EventType.abs, code, value) }
         }
+        if let tool = event.contact.toolType, hasToolType { slotTools[index] = tool }
         slots[index] = Slot(finger: event.finger, sequence: nextSequence, contact: event.contact)
         nextSequence += 1
         return true
@@ -77,6 +94,13 @@ public struct TouchForwarder: Sendable {
         case .down:
             return
         case .up, .cancel:
+            if event.phase == .cancel, event.contact.isPalm, hasToolType, slotTools[index] != ToolType.palm {
+                // A palm: libinput cancels the touch when its slot turns palm, where a lift alone is an up.
+                selectSlot(index, at: event.time)
+                append(event.time, EventType.abs, AbsCode.mtToolType, ToolType.palm)
+                slotTools[index] = ToolType.palm
+                closeFrame(at: event.time)
+            }
             selectSlot(index, at: event.time)
             append(event.time, EventType.abs, AbsCode.mtTrackingID, -1)
             slots[index] = nil
@@ -90,16 +114,25 @@ public struct TouchForwarder: Sendable {
                 guard let value = Self.value(code, of: new), value != Self.value(code, of: old) else { continue }
                 selectSlot(index, at: event.time)
                 append(event.time, EventType.abs, code, value)
+                if code == AbsCode.mtToolType { slotTools[index] = value }
             }
             slot.contact = new
             slots[index] = slot
         }
     }
 
-    /// Closes the frame: the single-touch emulation and `SYN_REPORT`, with everything since the last frame. Nil
-    /// when nothing changed.
+    /// Closes the frame: the single-touch emulation and `SYN_REPORT`, with everything since the last frame (and any
+    /// frame closed on the way, a palm's). Nil when nothing changed.
     public mutating func endFrame(at time: EventTime) -> [InputEvent]? {
-        guard !pending.isEmpty else { return nil }
+        closeFrame(at: time)
+        guard !completed.isEmpty else { return nil }
+        defer { completed.removeAll(keepingCapacity: true) }
+        return completed
+    }
+
+    /// Moves what is pending, closed with the single-touch emulation and `SYN_REPORT`, to `completed`.
+    private mutating func closeFrame(at time: EventTime) {
+        guard !pending.isEmpty else { return }
         var oldest: Slot?
         for slot in slots {
             if let slot, slot.sequence < oldest?.sequence ?? .max { oldest = slot }
@@ -115,8 +148,29 @@ public struct TouchForwarder: Sendable {
             pointerY = oldest.contact.y
         }
         append(time, EventType.syn, SynCode.report, 0)
-        defer { pending.removeAll(keepingCapacity: true) }
-        return pending
+        if completed.isEmpty {
+            swap(&completed, &pending)
+        } else {
+            completed.append(contentsOf: pending)
+            pending.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// Takes a forwarded finger back from the compositor: its slot turns `MT_TOOL_PALM` in one frame (libinput
+    /// ≥ 1.15 sends `LIBINPUT_EVENT_TOUCH_CANCEL` for it, and nothing more of that touch), then is lifted in the
+    /// next (what is pending goes out with the first). Nil for a finger not forwarded, or when the device has no
+    /// `ABS_MT_TOOL_TYPE` to say it with.
+    public mutating func take(_ finger: FingerID, at time: EventTime) -> [InputEvent]? {
+        guard hasToolType, let index = slotIndex(of: finger) else { return nil }
+        selectSlot(index, at: time)
+        append(time, EventType.abs, AbsCode.mtToolType, ToolType.palm)
+        slotTools[index] = ToolType.palm
+        closeFrame(at: time)
+        selectSlot(index, at: time)
+        append(time, EventType.abs, AbsCode.mtTrackingID, -1)
+        slots[index] = nil
+        taken += 1
+        return endFrame(at: time)
     }
 
     /// Lifts every forwarded finger and closes the frame (shutdown, or the device going away without its

@@ -11,6 +11,8 @@
 ///   single touch: `ABS_X`/`ABS_Y`), and `ABS_X`/`ABS_Y` the same, as they carry the oldest finger's raw position;
 /// - the per-contact axes the real device has (`ABS_MT_PRESSURE`, touch and width major/minor, orientation, tool
 ///   type) keep their ranges;
+/// - `ABS_MT_TOOL_TYPE` always (0...`MT_TOOL_MAX` when the real device has none): a finger a gesture takes back
+///   turns `MT_TOOL_PALM`, which libinput turns into a touch cancel;
 /// - slots: the real device's for protocol B, `contactSlots` for protocol A, one for single touch;
 /// - every fuzz is 0: the kernel already applied the real device's fuzz to what touchd read; a second pass on
 ///   the virtual device would move positions away from the real device's.
@@ -23,6 +25,9 @@ public enum VirtualTouchscreen {
     public static let contactSlots = 10
     /// Tracking ids count in 0...65535 and wrap, as the kernel's input_mt does.
     public static let trackingIDLimit: Int32 = 65535
+
+    /// `MT_TOOL_MAX` (the kernel's highest tool type, 0x0f): the range given to a tool type the real device lacks.
+    static let toolTypeMaximum: Int32 = 0x0f
 
     /// Per-contact axes copied from the real device and forwarded from each contact, in the order they are written.
     static let contactAxes: [UInt16] = [
@@ -58,6 +63,9 @@ public enum VirtualTouchscreen {
                 // A single-touch device's pressure arrives in the contact like an MT pressure.
                 axes[code] = withoutFuzz(pressure)
             }
+        }
+        if axes[AbsCode.mtToolType] == nil {
+            axes[AbsCode.mtToolType] = AbsInfo(minimum: 0, maximum: toolTypeMaximum)
         }
         var properties = real.properties
         properties.insert(InputProperty.direct)

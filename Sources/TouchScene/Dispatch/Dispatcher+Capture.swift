@@ -70,6 +70,7 @@ extension Dispatcher {
             deliver(&state, mapped, key: key)
         }
         fingers[key] = state
+        if !state.recognizers.isEmpty { noteTakingAtDown(of: key) }
     }
 
     /// Raw event, recognizers, drag-follow: everything the target hears of one finger event.
@@ -114,10 +115,11 @@ extension Dispatcher {
 
 extension Dispatcher {
     /// Whether a finger whose down was just handled is kept by touchd: it went down on a region that does not
-    /// forward. False for a finger on no region (reported with region nil or dropped), on a `forward` region, or
-    /// unknown to the dispatcher: those go to the device's virtual touchscreen, if it has one.
+    /// forward, or a gesture has taken it (`takeFingers`). False for a finger on no region (reported with region
+    /// nil or dropped), on a `forward` region, or unknown to the dispatcher: those go to the device's virtual
+    /// touchscreen, if it has one.
     public func claims(_ finger: FingerID, device: DeviceTag) -> Bool {
         guard let state = fingers[Self.key(device, finger)], let target = state.target else { return false }
-        return !index.nodes[target].region.forward
+        return state.taken || !index.nodes[target].region.forward
     }
 }

@@ -15,6 +15,7 @@ extension Dispatcher {
         for position in reports.indices {
             let report = reports[position]
             out.append(.gesture(region: index.nodes[report.owner].internedID, report.event))
+            noteTaking(report)
         }
         // One or two reports an event, removed one by one: `removeAll(keepingCapacity:)` cost a `replaceSubrange` call.
         while !reports.isEmpty { reports.removeLast() }
@@ -69,6 +70,7 @@ extension Dispatcher {
             } else {
                 for report in arena.advance(to: deadline) {
                     out.append(.gesture(region: index.nodes[report.owner].internedID, report.event))
+                    noteTaking(report)
                 }
             }
         }

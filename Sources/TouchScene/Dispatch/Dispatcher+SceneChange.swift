@@ -19,6 +19,8 @@ extension Dispatcher {
             reused[oldRegion.id] = members.map { oldArena.recognizers[$0] }
         }
         arena = makeArena(reusing: reused)
+        // Members are indices into the arena just replaced; a taken finger stays taken.
+        takingMembers.removeAll()
         linkRelations()
         var carried: [ObjectIdentifier: Int] = [:]
         for (position, recognizer) in arena.recognizers.enumerated() {

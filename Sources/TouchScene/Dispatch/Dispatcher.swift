@@ -39,6 +39,12 @@ public final class Dispatcher {
     var knownDeadline: EventTime??
     /// Set whenever a finger's down is withheld (`deliverAt`), cleared once a look finds none.
     var mayHaveWithheldFingers = false
+    /// Fingers a taking gesture took since the engine last asked (`takeTakenFingers`).
+    var newlyTaken: [FingerKey] = []
+    /// Arena members of taking gestures that have taken their fingers: later fingers into them are taken too.
+    var takingMembers: [Int] = []
+    /// Members recognized during the event being handled, whose fingers are taken once it is (`applyDueTakes`).
+    var takesDue: [Int] = []
 
     struct FingerState {
         let key: FingerKey
@@ -61,6 +67,8 @@ public final class Dispatcher {
         var maxMovement = 0.0
         /// Cancelled by a scene change: everything after is swallowed.
         var dead = false
+        /// Taken by a gesture (`takeFingers`): the compositor gets none of it from then on.
+        var taken = false
         var silent: Bool
     }
 
@@ -160,6 +168,7 @@ public final class Dispatcher {
     func writingOutput(into events: inout [DispatchEvent], _ body: () -> Void) {
         swap(&out, &events)
         body()
+        applyDueTakes()
         swap(&out, &events)
         knownDeadline = nil
     }
