@@ -88,6 +88,10 @@ let package = Package(
             dependencies: ["TouchCore", "TouchJSON", "TouchGestures", "TouchScene", "TouchWire"],
             swiftSettings: uncheckedExclusivity),
 
+        // Calibration's arithmetic and text (issue 27): the fit, target places, mis-tap checks and the rule edit,
+        // shared by `touchd calibrate` and `touchctl calibrate`.
+        .target(name: "TouchCalibration", dependencies: ["TouchCore", "TouchJSON"]),
+
         // System layer. CShims declares what Glibc's Swift module lacks (epoll, timerfd, signalfd, accept4, ...).
         .target(name: "CShims"),
         .target(name: "TouchPosix", dependencies: ["CShims", "CSystemd"]),
@@ -112,13 +116,16 @@ let package = Package(
             name: "TouchdCLI",
             dependencies: [
                 "TouchCore", "TouchFormats", "TouchRecordingFiles", "TouchGestures", "TouchScene", "TouchWire",
-                "TouchEngine", "TouchDevice", "TouchDaemon", "TouchPosix", "TouchVersion",
+                "TouchEngine", "TouchDevice", "TouchDaemon", "TouchPosix", "TouchVersion", "TouchCalibration",
             ],
             swiftSettings: uncheckedExclusivity),
         .executableTarget(name: "touchd", dependencies: ["TouchdCLI", "TouchPosix"]),
         .executableTarget(
             name: "touchctl",
-            dependencies: ["TouchClient", "TouchJSON", "TouchPosix", "TouchScene", "TouchView", "TouchVersion"]),
+            dependencies: [
+                "TouchClient", "TouchJSON", "TouchPosix", "TouchScene", "TouchView", "TouchVersion", "TouchCalibration",
+                "TouchCore",
+            ]),
         // Gestures to commands in the user's session (issue 15, docs/actions.md): the logic in a library, so the
         // file's validation, the matcher and the command pool are tested without a process.
         .target(
@@ -149,6 +156,9 @@ let package = Package(
             name: "TouchRecordingFilesTests",
             dependencies: ["TouchCore", "TouchFormats", "TouchRecordingFiles", "TouchTestKit"]),
         .testTarget(name: "TouchJSONTests", dependencies: ["TouchJSON"]),
+        .testTarget(
+            name: "TouchCalibrationTests",
+            dependencies: ["TouchCalibration", "TouchCore", "TouchJSON", "TouchFormats", "TouchTestKit"]),
         .testTarget(name: "TouchVersionTests", dependencies: ["TouchVersion"]),
         .testTarget(
             name: "TouchSceneTests",

@@ -34,8 +34,14 @@ extension Daemon {
         // on this thread (splitSize nil: the daemon keeps to one thread).
         let stream = try RecordingStream(
             path: path, descriptionPath: options.replayDescriptionPath, splitSize: nil)
+        // The replayed device takes the calibration its recording's name is given by the device rules, so that a
+        // calibration can be tried (and reloaded, SIGHUP) on a recording.
+        var mapping = CoordinateMapping.Settings()
+        if let matrix = Self.calibration(in: config, for: stream.info.description, node: path) {
+            mapping.calibration = matrix
+        }
         let spec = DeviceSpec(
-            key: .numbered(prefix: "replay"), node: path, description: stream.info.description,
+            key: .numbered(prefix: "replay"), node: path, description: stream.info.description, mapping: mapping,
             filter: options.replayFilter)
         guard let device = engine.addDevice(spec, at: now) else {
             pump()

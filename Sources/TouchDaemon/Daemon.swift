@@ -13,6 +13,8 @@ public final class Daemon {
     public struct Options: Sendable {
         public var socketPath: String?
         public var scenePath: String?
+        /// The configuration file, read again on SIGHUP for the devices' calibration.
+        public var configPath: String?
         /// Play this recording as a device (`touchd run --replay FILE`).
         public var replayPath: String?
         /// The device description for an events-only recording (`--desc FILE`), as `touchd replay --desc`.
@@ -141,6 +143,7 @@ public final class Daemon {
         switch signal {
         case Signal.hangup:
             reloadScene(reason: "SIGHUP")
+            reloadCalibrations(reason: "SIGHUP")
         default:
             logger.notice("stopping on signal \(signal)")
             stop()
@@ -198,6 +201,9 @@ public final class Daemon {
                     connection.close(after: finalBytes)
                 case .emit(let device, let frame):
                     emit(frame, to: device)
+                case .reload(let source):
+                    reloadScene(reason: source)
+                    reloadCalibrations(reason: source)
                 }
             }
         }

@@ -8,7 +8,7 @@ final class DeviceState {
     let tag: DeviceTag
     let node: String
     let description: DeviceDescription
-    private(set) var mappingSettings: CoordinateMapping.Settings
+    var mappingSettings: CoordinateMapping.Settings
     /// Maps to the scene's size, and follows it when the scene changes.
     let followsScene: Bool
     var pipeline: TouchPipeline
@@ -58,7 +58,7 @@ final class DeviceState {
         ServerMessages.DeviceSummary(
             key: tag.name, name: description.name, node: node,
             slots: description.touchProtocol == .slotted ? description.slotCount : 1,
-            touchProtocol: description.touchProtocol.rawValue)
+            touchProtocol: description.touchProtocol.rawValue, xAxis: description.xAxis, yAxis: description.yAxis)
     }
 }
 

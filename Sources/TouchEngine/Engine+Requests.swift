@@ -48,6 +48,9 @@ extension Engine {
                     for device in summaries { ServerMessages.writeDevice(device, into: &writer) }
                     writer.endArray()
                 }, to: client)
+        case .reload:
+            effects.append(.reload(source: "client \(client.id)"))
+            reply(ServerMessages.ok(id: id), to: client)
         case .getScene:
             requestWork = .wholeScene
             let json = SceneEncoder.encode(dispatcher.index.scene)

@@ -45,6 +45,8 @@ public enum EngineEffect: Equatable, Sendable {
     /// Write these events, whole protocol B frames each ending in `SYN_REPORT`, to the device's virtual
     /// touchscreen (a device added with `DeviceSpec.virtualTouchscreen`): the fingers no region claims.
     case emit(DeviceHandle, [InputEvent])
+    /// A client asked for what SIGHUP does (`reload`): read the scene file and the devices' calibrations again.
+    case reload(source: String)
 }
 
 /// What happened to the socket when the adapter wrote what `flush` handed it.

@@ -13,11 +13,14 @@ public enum Request: Equatable, Sendable {
     case addRegion(parent: String?, region: JSONValue, transient: Bool)
     case updateRegion(id: String, fields: JSONValue)
     case removeRegion(id: String)
+    /// Read the configuration's device calibrations and the scene file again, as SIGHUP does (`touchctl
+    /// calibrate` after writing a rule). It needs the scene permission: a reload replaces the scene in force.
+    case reload
 
     /// Whether the request changes the scene (needs the scene permission).
     public var changesScene: Bool {
         switch self {
-        case .setScene, .addRegion, .updateRegion, .removeRegion: true
+        case .setScene, .addRegion, .updateRegion, .removeRegion, .reload: true
         default: false
         }
     }
@@ -138,7 +141,7 @@ public enum RequestDecoder {
     }
 
     /// The ops that change the scene (`Request.changesScene`).
-    static let sceneOps: Set<String> = ["set-scene", "add-region", "update-region", "remove-region"]
+    static let sceneOps: Set<String> = ["set-scene", "add-region", "update-region", "remove-region", "reload"]
 
     /// The refusal of a scene change to a peer without the permission.
     public static func sceneRefusal(uid: UInt32) -> RequestError {
@@ -147,7 +150,7 @@ public enum RequestDecoder {
 
     public static let knownOps: Set<String> = [
         "ping", "subscribe", "unsubscribe", "devices", "get-scene", "set-scene", "add-region", "update-region",
-        "remove-region",
+        "remove-region", "reload",
     ]
 
     static func request(from value: JSONValue) throws(JSONFieldError) -> Request {
@@ -160,6 +163,7 @@ public enum RequestDecoder {
         case "unsubscribe": request = .unsubscribe
         case "devices": request = .devices
         case "get-scene": request = .getScene
+        case "reload": request = .reload
         case "subscribe":
             var subscription = Subscription()
             for name in try strings(&reader, "events") {

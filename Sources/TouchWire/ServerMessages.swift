@@ -1,3 +1,4 @@
+import TouchCore
 import TouchJSON
 import TouchScene
 
@@ -9,13 +10,22 @@ public enum ServerMessages {
         public var node: String
         public var slots: Int
         public var touchProtocol: String
+        /// The position axes, whose range and resolution a client needs to read `raw_x` and `raw_y` (a
+        /// calibration normalizes them as libinput does, and measures on the glass in mm).
+        public var xAxis: AbsInfo?
+        public var yAxis: AbsInfo?
 
-        public init(key: String, name: String, node: String, slots: Int, touchProtocol: String) {
+        public init(
+            key: String, name: String, node: String, slots: Int, touchProtocol: String, xAxis: AbsInfo? = nil,
+            yAxis: AbsInfo? = nil
+        ) {
             self.key = key
             self.name = name
             self.node = node
             self.slots = slots
             self.touchProtocol = touchProtocol
+            self.xAxis = xAxis
+            self.yAxis = yAxis
         }
     }
 
@@ -124,6 +134,15 @@ public enum ServerMessages {
         writer.field("node", device.node)
         writer.field("slots", device.slots)
         writer.field("protocol", device.touchProtocol)
+        for (name, axis) in [("x", device.xAxis), ("y", device.yAxis)] {
+            guard let axis else { continue }
+            writer.key(string: name)
+            writer.beginObject()
+            writer.field("min", Int(axis.minimum))
+            writer.field("max", Int(axis.maximum))
+            writer.field("resolution", Int(axis.resolution))
+            writer.endObject()
+        }
         writer.endObject()
     }
 

@@ -54,6 +54,7 @@ public enum RunCommand {
             var options = Daemon.Options()
             options.socketPath = parsed["socket"]
             options.scenePath = parsed["scene"]
+            options.configPath = configPath
             options.replayPath = parsed["replay"]
             options.replayDescriptionPath = parsed["desc"]
             if options.replayDescriptionPath != nil && options.replayPath == nil {

@@ -9,6 +9,7 @@ public enum TouchdMain {
         ("record", "record a touchscreen to an evemu file"),
         ("list-devices", "the input devices touchd sees, and whether it uses each"),
         ("describe", "summarise a recording: device, axes, touches"),
+        ("calibrate", "fit a calibration matrix to a recording of taps at known targets"),
     ]
 
     public static func run(_ arguments: [String]) -> Int32 {
@@ -29,6 +30,8 @@ public enum TouchdMain {
             return ListDevicesCommand.run(rest, logger: logger)
         case "record":
             return RecordCommand.run(rest, logger: logger)
+        case "calibrate":
+            return CalibrateCommand.run(rest, logger: logger)
         case "--version", "-V", "version":
             StandardStreams.write(Array((TouchdVersion.versionLine(program: "touchd") + "\n").utf8), to: 1)
             return 0

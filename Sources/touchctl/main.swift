@@ -10,6 +10,7 @@ import TouchView
 ///     touchctl [--socket PATH] [--timeout SECONDS] monitor [--raw] [--events touch,gesture] [--regions a,b]
 ///         [--fields raw_x,raw_y] [--count N]
 ///     touchctl [--socket PATH] view [--no-color]
+///     touchctl [--socket PATH] calibrate [--device KEY] [--config FILE] [--udev] [--yes] [--threshold FRACTION]
 ///     touchctl [--socket PATH] ping | devices
 ///     touchctl [--socket PATH] scene get | scene set FILE
 ///     touchctl [--socket PATH] region update ID key=value... | region add [--parent ID] JSON | region remove ID
@@ -21,6 +22,10 @@ let usage = """
                            print events as they come (text, or the raw NDJSON lines); --fields: the keys of
                            touch and gesture lines wanted beyond their core ('' for the core alone)
       view [--no-color]    the scene, its live fingers and the last gestures, live in the terminal (q quits)
+      calibrate [--device KEY] [--config FILE] [--udev] [--yes] [--threshold FRACTION]
+                           in a terminal filling the panel: tap five targets, get the calibration matrix
+                           (mis-taps asked again), and write the device's rule to --config (default
+                           /etc/touchd/touchd.json) on confirmation, or print a udev rule with --udev
       ping                 check the daemon answers
       devices              list the devices touchd reads
       scene get            print the scene in force (JSON)
@@ -181,6 +186,39 @@ case "monitor":
         fail("monitor: " + printable(goodbye ?? "touchd closed the connection"), status: ExitStatus.unavailable)
     } catch {
         fail(error, during: "monitor")
+    }
+case "calibrate":
+    var options = CalibrateCommand.Options()
+    var index = 0
+    while index < rest.count {
+        let option = rest[index]
+        let needsValue = ["--device", "--config", "--threshold"].contains(option)
+        guard !needsValue || index + 1 < rest.count else {
+            fail("calibrate: \(option) needs a value", status: ExitStatus.usage)
+        }
+        switch option {
+        case "--device": options.device = rest[index + 1]
+        case "--config": options.config = rest[index + 1]
+        case "--threshold":
+            guard let value = Double(rest[index + 1]), value > 0, value < 1 else {
+                fail(
+                    "calibrate: --threshold needs a fraction of the display, above 0 and below 1",
+                    status: ExitStatus.usage)
+            }
+            options.threshold = value
+        case "--udev": options.udev = true
+        case "--yes": options.assumeYes = true
+        default: fail("calibrate: unknown option '\(printable(option))'", status: ExitStatus.usage)
+        }
+        index += needsValue ? 2 : 1
+    }
+    let client = connect(socketPath)
+    do {
+        Posix.exit(try CalibrateCommand.run(client: client, options: options))
+    } catch let failure as CalibrateCommand.Failure {
+        fail("calibrate: \(failure)", status: failure.exitStatus)
+    } catch {
+        fail(error, during: "calibrate")
     }
 case "view":
     if let unknown = rest.first(where: { $0 != "--no-color" }) {

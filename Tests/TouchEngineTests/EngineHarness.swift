@@ -20,6 +20,8 @@ final class EngineHarness {
     private(set) var closed: [ClientID] = []
     /// Frames the engine had written to virtual touchscreens (`.emit`), in order.
     private(set) var emitted: [(device: DeviceHandle, frame: [InputEvent])] = []
+    /// The `reload` effects asked for, by source.
+    private(set) var reloads: [String] = []
     /// The daemon reads 64 KiB at a time; smaller chunks show reading stop mid-stream under backpressure.
     var readChunk = 64 * 1024
 
@@ -200,6 +202,8 @@ final class EngineHarness {
                     closed.append(id)
                 case .emit(let device, let frame):
                     emitted.append((device, frame))
+                case .reload(let source):
+                    reloads.append(source)
                 }
             }
         }

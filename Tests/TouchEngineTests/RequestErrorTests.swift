@@ -85,6 +85,20 @@ struct RequestErrorTests {
         #expect(harness.request(line, from: member).first?.number("version") == 2)
     }
 
+    /// `reload` replaces the scene (and calibrations) from the files: the scene permission's, like a set-scene.
+    @Test("reload is refused to a peer outside the scene groups, and asks the adapter to reload for a member")
+    func reloadNeedsTheScenePermission() throws {
+        let harness = EngineHarness()
+        let user = try harness.client(Fixtures.user)
+        let refused = try #require(harness.request(#"{"op":"reload","id":7}"#, from: user).first)
+        #expect(refused.errorCode == "permission-denied")
+        #expect(harness.reloads.isEmpty)
+        let member = try harness.client(Fixtures.sceneMember)
+        let reply = try #require(harness.request(#"{"op":"reload","id":8}"#, from: member).first)
+        #expect(reply["ok"] == .bool(true, line: 1))
+        #expect(harness.reloads == ["client \(member)"])
+    }
+
     /// maxLineBytes 64: a 100-byte line is skipped up to its newline with one error, and the next line is read.
     @Test("a line over the limit gets line-too-long without an id, and the connection stays")
     func lineTooLong() throws {

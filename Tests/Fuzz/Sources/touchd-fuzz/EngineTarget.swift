@@ -649,7 +649,7 @@ struct EngineRun {
             for effect in engine.takeEffects() {
                 EngineTarget.trace("  effect \(effect)")
                 switch effect {
-                case .log, .status:
+                case .log, .status, .reload:
                     break
                 case .watch(let id, let interest):
                     live(id, "watch").interest = interest
