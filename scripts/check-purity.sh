@@ -11,7 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-PURE="TouchCore TouchJSON TouchFormats TouchGestures TouchScene TouchWire TouchEngine"
+PURE="TouchCore TouchJSON TouchFormats TouchGestures TouchScene TouchWire TouchEngine TouchCalibration"
 ALLOWED_LIBC="memchr atan2"
 
 swift package dump-package | PURE="$PURE" ALLOWED_LIBC="$ALLOWED_LIBC" python3 -c '

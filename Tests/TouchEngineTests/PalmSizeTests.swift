@@ -2,6 +2,7 @@ import Testing
 import TouchCore
 import TouchEngine
 import TouchFormats
+import TouchRecordingFiles
 import TouchScene
 import TouchTestKit
 import TouchWire
