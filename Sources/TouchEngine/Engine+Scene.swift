@@ -26,8 +26,10 @@ extension Engine {
 
     /// Tells subscribers of `scene`, the log and the status line that the scene in force changed.
     func announceSceneChange(source: String) {
-        notify(ServerMessages.sceneChanged(scene, version: sceneVersion, source: source), kind: .scene)
-        log(.notice, "scene version \(sceneVersion) from \(source): \(scene.regionCount) region(s)")
+        let regions = settings.dispatches ? dispatcher.index.nodes.count : scene.regionCount
+        notify(
+            ServerMessages.sceneChanged(scene, version: sceneVersion, source: source, regions: regions), kind: .scene)
+        log(.notice, "scene version \(sceneVersion) from \(source): \(regions) region(s)")
         reportStatus()
     }
 

@@ -195,7 +195,22 @@ public struct SceneIndex: Sendable {
         var stripped = region
         stripped.children = []
         let restacked = stripped.z != nodes[index].region.z
+        var unmoved = nodes[index].region
+        unmoved.z = stripped.z
+        let onlyRestacked = restacked && unmoved == stripped
         nodes[index].region = stripped
+        if onlyRestacked {
+            // Nothing moved on the scene: the cells keep their nodes, and those of the subtree change places.
+            restack(index)
+            var moved: [(node: Int, bounds: Rect)] = []
+            var stack = [index]
+            while let current = stack.popLast() {
+                if let bounds = gridBounds(current) { moved.append((current, bounds)) }
+                stack.append(contentsOf: nodes[current].children)
+            }
+            grid.restack(moved, ranks: nodes.map(\.rank))
+            return
+        }
         var stack = [index]
         while let current = stack.popLast() {
             place(current)
@@ -256,19 +271,20 @@ public struct SceneIndex: Sendable {
     private mutating func rebuildGrid() {
         grid = Grid(width: width, height: height, count: nodes.count)
         var placed: [(node: Int, bounds: Rect)] = []
-        for index in order where nodes[index].takesTouches {
-            var bounds = nodes[index].touchBounds
-            var visible = true
-            for ancestor in nodes[index].clippingAncestors {
-                guard let clipped = bounds.intersection(nodes[ancestor].touchBounds) else {
-                    visible = false
-                    break
-                }
-                bounds = clipped
-            }
-            if visible { placed.append((index, bounds)) }
-        }
+        for index in order { if let bounds = gridBounds(index) { placed.append((index, bounds)) } }
         grid.fill(placed)
+    }
+
+    /// Where a node can be hit: its touchable area within its clipping ancestors'; nil when it takes no touches or
+    /// is clipped away.
+    private func gridBounds(_ index: Int) -> Rect? {
+        guard nodes[index].takesTouches else { return nil }
+        var bounds = nodes[index].touchBounds
+        for ancestor in nodes[index].clippingAncestors {
+            guard let clipped = bounds.intersection(nodes[ancestor].touchBounds) else { return nil }
+            bounds = clipped
+        }
+        return bounds
     }
 
     /// Uniform buckets over the scene, about one per region up to 128×128.
@@ -325,16 +341,20 @@ public struct SceneIndex: Sendable {
             let sizes = spans.map { span in span.map { $0.rows.count * $0.columns.count } ?? 0 }
             var total = sizes.reduce(0, +)
             let limit = Self.entryLimit(nodes: placed.count, cells: starts.count - 1)
-            var isWide = Array(repeating: false, count: placed.count)
             if total > limit {
-                for item in sizes.indices.sorted(by: { sizes[$0] > sizes[$1] }) {
-                    guard total > limit else { break }
-                    isWide[item] = true
-                    total -= sizes[item]
+                // The widest out first, a size at a time, by counting: sizes are at most the number of cells.
+                var entriesOfSize = Array(repeating: 0, count: (sizes.max() ?? 0) + 1)
+                for size in sizes { entriesOfSize[size] += size }
+                var widest = entriesOfSize.count
+                while total > limit && widest > 1 {
+                    widest -= 1
+                    total -= entriesOfSize[widest]
+                }
+                for item in sizes.indices where sizes[item] >= widest {
+                    wide.append(placed[item].node)
                     spans[item] = nil
                 }
             }
-            wide = placed.indices.filter { isWide[$0] }.map { placed[$0].node }
             for span in spans {
                 guard let span else { continue }
                 for row in span.rows { for column in span.columns { starts[row * columns + column + 1] += 1 } }
@@ -351,6 +371,23 @@ public struct SceneIndex: Sendable {
                     }
                 }
             }
+        }
+
+        /// After a restacking that moved no node on the scene: the cells of the moved nodes (and `wide`) are put in
+        /// rank order again; in every other cell, the relative order of nodes did not change.
+        mutating func restack(_ moved: [(node: Int, bounds: Rect)], ranks: [Int]) {
+            var cells: Set<Int> = []
+            var movedWide = false
+            for item in moved {
+                if wide.contains(item.node) {
+                    movedWide = true
+                    continue
+                }
+                guard let span = cellSpan(item.bounds) else { continue }
+                for row in span.rows { for column in span.columns { cells.insert(row * columns + column) } }
+            }
+            for cell in cells { entries[starts[cell]..<starts[cell + 1]].sort { ranks[$0] < ranks[$1] } }
+            if movedWide { wide.sort { ranks[$0] < ranks[$1] } }
         }
 
         /// Eight entries a node, beside one a cell: a scene of small regions stays wholly in cells.

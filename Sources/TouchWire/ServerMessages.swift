@@ -115,13 +115,14 @@ public enum ServerMessages {
         return writer.bytes
     }
 
-    public static func sceneChanged(_ scene: Scene, version: Int, source: String) -> [UInt8] {
+    /// `regions`: the scene's region count when the caller knows it (counting walks the whole tree).
+    public static func sceneChanged(_ scene: Scene, version: Int, source: String, regions: Int? = nil) -> [UInt8] {
         var writer = JSONWriter()
         writer.beginObject()
         writer.field("type", "scene-changed")
         writer.field("source", source)
         writer.key("scene")
-        writeSceneSummary(scene, version: version, into: &writer)
+        writeSceneSummary(scene, version: version, regions: regions, into: &writer)
         writer.endObject()
         writer.newline()
         return writer.bytes
@@ -146,12 +147,12 @@ public enum ServerMessages {
         writer.endObject()
     }
 
-    static func writeSceneSummary(_ scene: Scene, version: Int, into writer: inout JSONWriter) {
+    static func writeSceneSummary(_ scene: Scene, version: Int, regions: Int? = nil, into writer: inout JSONWriter) {
         writer.beginObject()
         writer.field("version", version)
         writer.field("width", scene.width)
         writer.field("height", scene.height)
-        writer.field("regions", scene.regionCount)
+        writer.field("regions", regions ?? scene.regionCount)
         writer.endObject()
     }
 
