@@ -69,7 +69,7 @@ public enum ListDevicesCommand {
         let rule = config.rules(
             name: description.name, node: info.node, vendor: description.id.vendor, product: description.id.product)
         let verdict = TouchscreenClassifier.classify(description, udevProperties: info.properties, pinned: rule.use)
-        var text = "\(info.node)  \"\(description.name)\"\n"
+        var text = "\(info.node)  \"\(ControlEscaping.escaped(description.name))\"\n"
         text += "  touchscreen: \(verdict.isTouchscreen ? "yes" : "no") (\(verdict.explanation))\n"
         let id = description.id
         text +=
