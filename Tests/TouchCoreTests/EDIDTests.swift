@@ -94,4 +94,19 @@ struct EDIDTests {
         let withExtension = bytes + [UInt8](repeating: 0x77, count: 128)
         #expect(try EDID(bytes: withExtension).name == "DELL P2418HT")
     }
+
+    @Test("a name padded with NUL bytes instead of a line feed ends at the first NUL; an all-NUL name is no name")
+    func nulPaddedName() throws {
+        var bytes = EDIDBuilder().bytes()
+        let descriptor = try #require(
+            stride(from: 54, to: 126, by: 18).first { bytes[$0] == 0 && bytes[$0 + 1] == 0 && bytes[$0 + 3] == 0xFC })
+        func withName(_ text: [UInt8]) throws -> EDID {
+            bytes[(descriptor + 5)..<(descriptor + 18)] = (text + [UInt8](repeating: 0, count: 13 - text.count))[...]
+            bytes[127] = 0
+            bytes[127] = UInt8((256 - bytes.reduce(0) { ($0 + Int($1)) % 256 }) % 256)
+            return try EDID(bytes: bytes)
+        }
+        #expect(try withName(Array("ok".utf8)).name == "ok")
+        #expect(try withName([]).name == nil)
+    }
 }

@@ -79,9 +79,10 @@ public struct EDID: Equatable, Sendable {
         }
     }
 
-    /// Descriptor text: printable ASCII up to the line feed that ends it, trailing spaces dropped.
+    /// Descriptor text: printable ASCII up to the line feed that ends it (or a NUL: some monitors pad with them),
+    /// trailing spaces dropped.
     static func text(_ bytes: ArraySlice<UInt8>) -> String? {
-        let line = bytes.prefix { $0 != 0x0A }.map { (0x20...0x7E).contains($0) ? $0 : UInt8(ascii: "?") }
+        let line = bytes.prefix { $0 != 0x0A && $0 != 0x00 }.map { (0x20...0x7E).contains($0) ? $0 : UInt8(ascii: "?") }
         let text = String(decoding: line, as: UTF8.self)
         let trimmed = String(text.reversed().drop { $0 == " " }.reversed())
         return trimmed.isEmpty ? nil : trimmed
