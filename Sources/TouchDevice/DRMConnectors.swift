@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Glibc
 import TouchCore
 import TouchPosix
 
@@ -20,12 +21,18 @@ public enum DRMConnectors {
             guard let status = try? FileReader.readRegularFile(directory + "/status", limit: 64) else { continue }
             var connector = DisplayConnector(
                 name: name, connected: String(decoding: status, as: UTF8.self).hasPrefix("connected"))
-            if let bytes = try? FileReader.readRegularFile(directory + "/edid", limit: 1 << 16), !bytes.isEmpty {
-                do {
-                    connector.edid = try EDID(bytes: bytes)
-                } catch {
-                    problems.append("\(directory)/edid: \(error)")
+            do throws(FileReader.Failure) {
+                let bytes = try FileReader.readRegularFile(directory + "/edid", limit: 1 << 16)
+                if !bytes.isEmpty {
+                    do {
+                        connector.edid = try EDID(bytes: bytes)
+                    } catch {
+                        problems.append("\(directory)/edid: \(error)")
+                    }
                 }
+            } catch {
+                // No edid file is a connector without one; anything else there is worth a word.
+                if error.reason != .cannotOpen(errno: ENOENT) { problems.append("\(directory)/edid: \(error.message)") }
             }
             connectors.append(connector)
         }

@@ -63,6 +63,17 @@ struct DRMConnectorsTests {
         #expect(edid.manufacturer == "DEL" && edid.product == 0xA0C4 && edid.widthMM == 527 && edid.heightMM == 296)
     }
 
+    @Test("an EDID file past 64 KiB is reported, not dropped in silence; the connector stays")
+    func oversizedEDID() throws {
+        let root = try Self.tree { root in
+            try Self.connector(root, "card0-DP-1", status: "connected", edid: [UInt8](repeating: 0, count: 200_000))
+        }
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let (connectors, problems) = DRMConnectors.read(root: root)
+        #expect(connectors == [DisplayConnector(name: "DP-1", connected: true)])
+        #expect(problems.count == 1 && problems[0].contains("card0-DP-1/edid"))
+    }
+
     @Test("a broken EDID is reported and left out; the connector stays")
     func brokenEDID() throws {
         var broken = Self.dellEDID()
