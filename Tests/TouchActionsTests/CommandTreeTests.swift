@@ -77,8 +77,11 @@ struct CommandTreeTests {
         try bench.startDaemon(swiping: true)
         try bench.startActions(
             Self.actions(
-                "sleep 30 & echo $! >> '\(bench.marker)'; sh -c \"trap '' TERM; exec sleep 30\" & "
-                    + "echo $! >> '\(bench.marker)'", maxRunning: 1, timeoutMs: 0, killAfterMs: 400))
+                // The TERM-ignoring shell writes its own pid once its trap is set: a stop that came first would
+                // end it at once, and the test would see no SIGKILL (seen under AddressSanitizer on a loaded machine).
+                "sleep 30 & echo $! >> '\(bench.marker)'; "
+                    + "sh -c \"trap '' TERM; echo \\$\\$ >> '\(bench.marker)'; exec sleep 30\" &",
+                maxRunning: 1, timeoutMs: 0, killAfterMs: 400))
         #expect(bench.waitFor(seconds: 10) { bench.markedPids.count >= 2 })
         let pids = bench.markedPids
         #expect(pids.allSatisfy(ActionsBench.isLive))
