@@ -188,7 +188,7 @@ public enum SceneEditor {
     // MARK: The tree
 
     /// Child positions from the scene's top level down to the node.
-    static func path(of node: Int, in index: SceneIndex) -> [Int] {
+    public static func path(of node: Int, in index: SceneIndex) -> [Int] {
         var path: [Int] = []
         var current = node
         while let parent = index.nodes[current].parent {

@@ -27,17 +27,6 @@ struct InPlaceEditSequenceTests {
         }
     }
 
-    static func path(of node: Int, in index: SceneIndex) -> [Int] {
-        var path: [Int] = []
-        var current = node
-        while let parent = index.nodes[current].parent {
-            path.append(index.nodes[parent].children.firstIndex(of: current)!)
-            current = parent
-        }
-        path.append(index.roots.firstIndex(of: current)!)
-        return path.reversed()
-    }
-
     @Test("every step leaves the index built from scratch", arguments: 0..<40)
     func sequence(seed: UInt64) throws {
         var random = SeededRandom(seed: seed + 100)
@@ -61,7 +50,7 @@ struct InPlaceEditSequenceTests {
             default:
                 var edited = index.scene
                 var region: Region?
-                SceneEditor.modify(&edited.regions, at: Self.path(of: node, in: index)[...]) {
+                SceneEditor.modify(&edited.regions, at: SceneEditor.path(of: node, in: index)[...]) {
                     switch random.int(0...7) {
                     case 0, 1, 2: $0.z = Double(random.int(0...2))
                     case 3: $0.hidden.toggle()

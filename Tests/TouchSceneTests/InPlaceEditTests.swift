@@ -46,7 +46,7 @@ struct InPlaceEditTests {
             let node = try #require(index.index(of: edit.id))
             var edited = index.scene
             var region: Region?
-            SceneEditor.modify(&edited.regions, at: Self.path(of: node, in: index)[...]) {
+            SceneEditor.modify(&edited.regions, at: SceneEditor.path(of: node, in: index)[...]) {
                 edit.change(&$0)
                 region = $0
             }
@@ -93,16 +93,6 @@ struct InPlaceEditTests {
         #expect(index.hitTest(Point(x: 10, y: 10)).map { index.nodes[$0].id } == "r200")
     }
 
-    static func path(of node: Int, in index: SceneIndex) -> [Int] {
-        var path: [Int] = []
-        var current = node
-        while let parent = index.nodes[current].parent {
-            path.append(index.nodes[parent].children.firstIndex(of: current)!)
-            current = parent
-        }
-        path.append(index.roots.firstIndex(of: current)!)
-        return path.reversed()
-    }
 }
 
 /// The dispatcher's in-place edit against its full scene change, on the same fingers: the full change is the
@@ -133,7 +123,7 @@ struct DispatcherInPlaceEditTests {
         let node = try #require(index.index(of: id))
         var edited = index.scene
         var region: Region?
-        SceneEditor.modify(&edited.regions, at: InPlaceEditTests.path(of: node, in: index)[...]) {
+        SceneEditor.modify(&edited.regions, at: SceneEditor.path(of: node, in: index)[...]) {
             edit(&$0)
             region = $0
         }
