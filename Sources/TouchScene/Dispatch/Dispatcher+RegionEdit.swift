@@ -13,12 +13,7 @@ extension Dispatcher {
             region.children.map(\.id) == old.children.map({ index.nodes[$0].id })
         else { return nil }
         defer { knownDeadline = nil }
-        var subtree: Set<Int> = []
-        var stack = [node]
-        while let current = stack.popLast() {
-            subtree.insert(current)
-            stack.append(contentsOf: index.nodes[current].children)
-        }
+        let subtree = Set(SceneEditor.descendants(of: node, in: index))
         let held = fingers.keys.sorted().filter { key in
             fingers[key].map { !$0.dead && $0.target.map(subtree.contains) == true } ?? false
         }
