@@ -51,6 +51,8 @@ public struct CommandPool {
         public var startedAt: Int64
         /// The group's leader (the process started) exited; others of the group may live on.
         public var leaderEndedAt: Int64?
+        /// A look after the leader's end still found members of its group (so its end is not the leader's).
+        public var outlivedLeader = false
         /// SIGTERM was sent (the timeout passed, or stopping).
         public var terminatedAt: Int64?
         /// The SIGTERM was the stop's, not the timeout's.
@@ -122,6 +124,11 @@ public struct CommandPool {
     /// reports those that do not with `groupEmptied`. While a leader lives, its group is not empty.
     public var lingering: [Int32] {
         running.filter { $0.value.leaderEndedAt != nil }.keys.sorted()
+    }
+
+    /// A look found members of `group` after its leader ended.
+    public mutating func groupOutlivedLeader(_ group: Int32) {
+        running[group]?.outlivedLeader = true
     }
 
     /// No process of `group` is left: the command is over (nil: not one of ours), and the next to start.

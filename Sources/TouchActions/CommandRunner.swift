@@ -64,7 +64,11 @@ public final class CommandRunner {
 
     /// The loop's timer fired (or any time): groups that have emptied end, timeouts that are due fire.
     public func advance() {
-        for group in pool.lingering where !ProcessGroups.hasMember(group) {
+        for group in pool.lingering {
+            guard !ProcessGroups.hasMember(group) else {
+                pool.groupOutlivedLeader(group)
+                continue
+            }
             let (ended, next) = pool.groupEmptied(group)
             if let ended { logEnd(group: group, ended) }
             perform(next)
@@ -150,7 +154,9 @@ public final class CommandRunner {
         let milliseconds = (now - ended.startedAt) / 1000
         var line =
             "\(ended.job.label): pid \(group) ended after \(milliseconds) ms: \(exit.map(String.init(describing:)) ?? "ended")"
-        if let leaderEndedAt = ended.leaderEndedAt, now - leaderEndedAt >= 1000 {
+        // Only when a look found the group still there: the time between the leader's reap and this line is
+        // otherwise this process's own delay (a loaded machine), not the group's.
+        if ended.outlivedLeader, let leaderEndedAt = ended.leaderEndedAt {
             line += " (the rest of its group \((now - leaderEndedAt) / 1000) ms later)"
         }
         if exit == .exited(0) && ended.terminatedAt == nil {

@@ -45,6 +45,11 @@ struct CommandTreeTests {
                 bench.lines(bench.actionsLog).contains { $0.contains("ended after") && $0.hasSuffix("(timed out)") }
             }, "\(bench.lines(bench.actionsLog))")
         #expect(bench.lines(bench.actionsLog).contains { $0.contains("(with its process group): SIGTERM") })
+        // The shell ended at once and its sleep half a second later: the end line tells the group outlived it.
+        #expect(
+            bench.lines(bench.actionsLog).contains {
+                $0.contains("ended after") && $0.contains("exit status 0 (the rest of its group ")
+            }, "\(bench.lines(bench.actionsLog))")
         #expect(bench.stopActions() == 0)
         #expect(bench.markedPids.allSatisfy { !ActionsBench.isLive($0) })
     }
