@@ -40,9 +40,19 @@ public struct OutputBuffer {
 }
 
 public enum StandardStreams {
-    /// Writes all bytes; a closed pipe ends the write silently.
+    /// A command's output (help, a listing, a report): all of it, or the failure (a full disk, a closed pipe)
+    /// for the command to report and end with.
+    public static func output(_ text: String, to fd: Int32 = 1) throws(SystemError) {
+        try Posix.writeAll(fd, Array(text.utf8))
+    }
+
+    public static func output(_ bytes: [UInt8], to fd: Int32 = 1) throws(SystemError) {
+        try Posix.writeAll(fd, bytes)
+    }
+
+    /// Writes all bytes, for log lines and last words, which have nowhere to report their own failure; a closed
+    /// pipe ends the write silently.
     public static func write(_ bytes: [UInt8], to fd: Int32) {
-        // Output and log lines have nowhere to report their own failure.
         try? Posix.writeAll(fd, bytes)
     }
 

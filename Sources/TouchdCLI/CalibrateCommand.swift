@@ -35,8 +35,7 @@ public enum CalibrateCommand {
         do {
             let parsed = try parser.parse(arguments)
             if parsed.has("help") {
-                StandardStreams.write(Array((usage + parser.helpText + "\n" + exitStatuses).utf8), to: 1)
-                return 0
+                return printOutput(usage + parser.helpText + "\n" + exitStatuses, command: "calibrate", logger: logger)
             }
             guard let file = parsed.positionals.first, parsed.positionals.count == 1, let targetText = parsed["targets"]
             else {
@@ -59,8 +58,7 @@ public enum CalibrateCommand {
                 recording: recording, targets: targets, size: size, limit: limit,
                 udevName: parsed.has("udev") ? (parsed["name"] ?? recording.description.name) : nil)
             let text = lines.map(ControlEscaping.escaped).joined(separator: "\n") + "\n"
-            StandardStreams.write(Array(text.utf8), to: 1)
-            return 0
+            return printOutput(text, command: "calibrate", logger: logger)
         } catch let error as Failure {
             logger.error("calibrate: \(error)")
             return ExitStatus.dataError.rawValue

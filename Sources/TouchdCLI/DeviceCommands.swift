@@ -25,11 +25,9 @@ public enum ListDevicesCommand {
         do {
             let parsed = try parser.parse(arguments)
             if parsed.has("help") {
-                StandardStreams.write(
-                    Array(
-                        ("usage: touchd list-devices [--config FILE]\n\n" + parser.helpText + "\n" + exitStatuses).utf8),
-                    to: 1)
-                return 0
+                return printOutput(
+                    "usage: touchd list-devices [--config FILE]\n\n" + parser.helpText + "\n" + exitStatuses,
+                    command: "list-devices", logger: logger)
             }
             let config = try loadConfig(parsed["config"])
             let udev = try Udev()
@@ -42,8 +40,7 @@ public enum ListDevicesCommand {
             let (connectors, problems) = DRMConnectors.read()
             out += MonitorListing.describe(connectors, problems: problems, outputs: config.outputs)
             for info in devices { out += describe(info, config: config, connectors: connectors) + "\n" }
-            StandardStreams.write(Array(out.utf8), to: 1)
-            return 0
+            return printOutput(out, command: "list-devices", logger: logger)
         } catch {
             logger.error("list-devices: \(error)")
             return CommandFailure.status(of: error, jsonFiles: .configuration).rawValue
@@ -131,8 +128,7 @@ public enum RecordCommand {
         do {
             let parsed = try parser.parse(arguments)
             if parsed.has("help") {
-                StandardStreams.write(Array((usage + parser.helpText + "\n" + exitStatuses).utf8), to: 1)
-                return 0
+                return printOutput(usage + parser.helpText + "\n" + exitStatuses, command: "record", logger: logger)
             }
             let duration = try parsed.value("duration", expected: "seconds") {
                 Double($0).flatMap { $0 > 0 ? $0 : nil }
@@ -155,9 +151,14 @@ public enum RecordCommand {
                 output = 1
             }
             defer { if output != 1 { Posix.close(output) } }
-            StandardStreams.write(Array(EvemuWriter.writeDescription(device.description).utf8), to: output)
+            let outputName = parsed["output"] ?? "standard output"
+            do throws(SystemError) {
+                try StandardStreams.output(EvemuWriter.writeDescription(device.description), to: output)
+            } catch {
+                throw FileError(path: outputName, stage: .write, message: "cannot write the recording: \(error)")
+            }
             logger.notice("recording \(node) \"\(device.description.name)\"; Ctrl-C stops")
-            let count = try record(device, to: output, duration: duration)
+            let count = try record(device, to: output, named: outputName, duration: duration)
             logger.notice("recorded \(count) events")
             return 0
         } catch {
@@ -205,12 +206,17 @@ public enum RecordCommand {
 
     /// Streams events as they come (nothing is lost if touchd is killed), times relative to the first event as
     /// evemu-record writes them (``EvemuWriter/TimeBase/relativeToFirstEvent``).
-    static func record(_ device: EvdevDevice, to output: Int32, duration: Double?) throws -> Int {
+    /// A failed write (a full disk) ends the recording with a `FileError` naming `outputName`: what was written
+    /// before it stays.
+    static func record(_ device: EvdevDevice, to output: Int32, named outputName: String, duration: Double?) throws
+        -> Int
+    {
         let loop = try EventLoop()
         var lines = EvemuWriter.EventLines(timeBase: .relativeToFirstEvent)
         var text = ""
         var count = 0
         var events: [InputEvent] = []
+        var writeFailure: SystemError?
         let stop = { loop.stop() }
         let signals = try SignalSource(loop: loop, signals: [Signal.interrupt, Signal.terminate]) { _ in stop() }
         var timer: LoopTimer?
@@ -224,10 +230,21 @@ public enum RecordCommand {
             guard !events.isEmpty else { return }
             text.removeAll(keepingCapacity: true)
             lines.append(events, to: &text)
-            StandardStreams.write(Array(text.utf8), to: output)
+            do throws(SystemError) {
+                try StandardStreams.output(text, to: output)
+            } catch {
+                writeFailure = error
+                stop()
+                return
+            }
             count += events.count
         }
         try loop.run()
+        if let writeFailure {
+            throw FileError(
+                path: outputName, stage: .write,
+                message: "cannot write the recording after \(count) events: \(writeFailure)")
+        }
         _ = signals
         _ = timer
         return count
@@ -276,8 +293,7 @@ public enum DescribeCommand {
         do {
             let parsed = try parser.parse(arguments)
             if parsed.has("help") {
-                StandardStreams.write(Array((usage + parser.helpText + "\n" + exitStatuses).utf8), to: 1)
-                return 0
+                return printOutput(usage + parser.helpText + "\n" + exitStatuses, command: "describe", logger: logger)
             }
             guard let file = parsed.positionals.first, parsed.positionals.count == 1 else {
                 StderrLogHandler().write(usage + parser.helpText)
@@ -287,8 +303,7 @@ public enum DescribeCommand {
             let recording = try RecordingLoader.load(path: file, descriptionPath: descPath)
             let summary = try ReplayDriver(recording: recording, settings: ReplayDriver.Settings()).run { _ in }
             let lines = summary.report(file: file, recording: recording).map(ControlEscaping.escaped)
-            StandardStreams.write(Array((lines.joined(separator: "\n") + "\n").utf8), to: 1)
-            return 0
+            return printOutput(lines.joined(separator: "\n") + "\n", command: "describe", logger: logger)
         } catch {
             logger.error("describe: \(error)")
             return CommandFailure.status(of: error, jsonFiles: .input).rawValue

@@ -54,8 +54,7 @@ public enum ReplayCommand {
         do {
             let parsed = try parser.parse(arguments)
             if parsed.has("help") {
-                StandardStreams.write(Array((usage + parser.helpText + "\n" + exitStatuses).utf8), to: 1)
-                return 0
+                return printOutput(usage + parser.helpText + "\n" + exitStatuses, command: "replay", logger: logger)
             }
             guard parsed.positionals.count == 1 else {
                 throw parsed.positionals.isEmpty

@@ -37,8 +37,7 @@ public enum RunCommand {
         do {
             let parsed = try parser.parse(arguments)
             if parsed.has("help") {
-                StandardStreams.write(Array((usage + parser.helpText + "\n" + exitStatuses).utf8), to: 1)
-                return 0
+                return printOutput(usage + parser.helpText + "\n" + exitStatuses, command: "run", logger: logger)
             }
             if let extra = parsed.positionals.first { throw ArgumentError.unexpectedArgument(extra) }
             let configPath =

@@ -33,11 +33,9 @@ public enum TouchdMain {
         case "calibrate":
             return CalibrateCommand.run(rest, logger: logger)
         case "--version", "-V", "version":
-            StandardStreams.write(Array((TouchdVersion.versionLine(program: "touchd") + "\n").utf8), to: 1)
-            return 0
+            return printOutput(TouchdVersion.versionLine(program: "touchd") + "\n", command: "version", logger: logger)
         case "--help", "-h", "help":
-            StandardStreams.write(Array((usage + "\n").utf8), to: 1)
-            return 0
+            return printOutput(usage + "\n", command: "help", logger: logger)
         default:
             logger.error("unknown command '\(command)'")
             StderrLogHandler().write(usage)

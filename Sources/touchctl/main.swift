@@ -61,8 +61,17 @@ func fail(_ error: any Error, during command: String? = nil) -> Never {
     }
 }
 
+/// A line of output; when standard output cannot take it (a full disk), touchctl ends with EX_IOERR.
 func out(_ text: String) {
-    StandardStreams.write(Array((text + "\n").utf8), to: 1)
+    out(Array((text + "\n").utf8))
+}
+
+func out(_ bytes: [UInt8]) {
+    do throws(SystemError) {
+        try StandardStreams.output(bytes)
+    } catch {
+        fail("standard output: \(error)", status: ExitStatus.ioError)
+    }
 }
 
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -169,7 +178,7 @@ case "monitor":
         var goodbye: String?
         if rest.contains("--raw") {
             while let line = try client.nextLine() {
-                StandardStreams.write(terminalSafeJSON(line) + [UInt8(ascii: "\n")], to: 1)
+                out(terminalSafeJSON(line) + [UInt8(ascii: "\n")])
                 seen += 1
                 if let count, seen >= count { Posix.exit(ExitStatus.success) }
             }

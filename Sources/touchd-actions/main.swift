@@ -24,6 +24,17 @@ func fail(_ message: String, status: Int32) -> Never {
     Posix.exit(status)
 }
 
+/// Writes `--help`, `--version` or `--check` output and exits with `status`, or with EX_IOERR when standard output
+/// cannot take it.
+func finish(output: String, status: Int32) -> Never {
+    do throws(SystemError) {
+        try StandardStreams.output(output)
+    } catch {
+        fail("standard output: \(error)", status: ActionsExit.ioError)
+    }
+    Posix.exit(status)
+}
+
 func defaultActionsPath() -> String {
     if let config = Posix.environment("XDG_CONFIG_HOME"), config.hasPrefix("/") {
         return config + "/touchd/actions.json"
@@ -55,11 +66,9 @@ while !arguments.isEmpty {
         level = parsed
     case "--check": checkOnly = true
     case let version where TouchdVersion.isRequest(version):
-        StandardStreams.write(Array((TouchdVersion.versionLine(program: "touchd-actions") + "\n").utf8), to: 1)
-        Posix.exit(0)
+        finish(output: TouchdVersion.versionLine(program: "touchd-actions") + "\n", status: 0)
     case "-h", "--help":
-        StandardStreams.write(Array((usage + "\n").utf8), to: 1)
-        Posix.exit(0)
+        finish(output: usage + "\n", status: 0)
     default: fail("unknown argument '\(LogText.printable(argument))'\n\n\(usage)", status: ActionsExit.usage)
     }
 }
@@ -78,8 +87,7 @@ if checkOnly {
     var lines = ["\(actionsPath): \(file.regions.count) region(s), \(file.rules.count) rule(s)"]
     for region in file.regions { lines.append("  region \(region.id)") }
     for rule in file.rules { lines.append("  \(rule.label): \(rule.command.arguments.joined(separator: " "))") }
-    StandardStreams.write(Array((lines.joined(separator: "\n") + "\n").utf8), to: 1)
-    Posix.exit(ActionsExit.stopped)
+    finish(output: lines.joined(separator: "\n") + "\n", status: ActionsExit.stopped)
 }
 
 let logger = Logger(

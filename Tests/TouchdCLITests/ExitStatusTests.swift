@@ -46,6 +46,32 @@ struct ExitStatusTests {
             run.stderr == "touchd: error: replay: standard output: write: No space left on device\n", "\(run.stderr)")
     }
 
+    /// Help, version and report output went out with its write's failure ignored: `> /dev/full` exited 0.
+    @Test(
+        "help, version and reports to a full disk exit 74, EX_IOERR, and say so, in touchd, touchctl and touchd-actions",
+        arguments: [
+            ["touchd", "--help"], ["touchd", "--version"], ["touchd", "replay", "--help"],
+            ["touchd", "describe", demo], ["touchd", "calibrate", "--help"], ["touchctl", "--help"],
+            ["touchctl", "--version"], ["touchd-actions", "--help"], ["touchd-actions", "--version"],
+        ])
+    func outputToAFullDisk(_ command: [String]) throws {
+        let program = SharedRecordings.repositoryRoot + "/.build/debug/" + command[0]
+        try #require(FileManager.default.isExecutableFile(atPath: program), "\(program) must be built first")
+        let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+        defer { try? full.close() }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = Array(command.dropFirst())
+        process.standardOutput = full
+        let stderr = Pipe()
+        process.standardError = stderr
+        try process.run()
+        let message = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 74, "\(message)")
+        #expect(message.contains("standard output: write: No space left on device"), "\(message)")
+    }
+
     @Test("piped stderr reads 'touchd: error: …' on one line even for a path holding a newline and <0>")
     func plainOnAPipe() throws {
         let run = try runTouchd(["run", "--config", "/nonexistent-touchd/x\n<0>touchd: FORGED"])
