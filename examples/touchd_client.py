@@ -19,6 +19,28 @@ import socket
 import sys
 
 
+def not_json(constant):
+    """Python's json reads NaN and Infinity; JSON has no such values, and touchd never sends them."""
+    raise ValueError("%s is not JSON" % constant)
+
+
+def read_object(line):
+    """One line from touchd as a JSON object; a line that is not one ends the program with a message."""
+    try:
+        message = json.loads(line, parse_constant=not_json)
+    except ValueError as error:  # also JSONDecodeError and UnicodeDecodeError
+        sys.exit("touchd sent a line that is not JSON (%s): %r" % (error, line[:80]))
+    if not isinstance(message, dict):
+        sys.exit("touchd sent a line that is not a JSON object: %r" % line[:80])
+    return message
+
+
+def terminal_safe(text):
+    """JSON escapes C0 controls but may carry C1 controls (U+0080-U+009F) and DEL raw inside strings; some
+    terminals act on them. As \\u escapes the line means the same JSON."""
+    return "".join("\\u%04x" % ord(c) if ord(c) == 0x7F or 0x80 <= ord(c) <= 0x9F else c for c in text)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--socket", default=os.environ.get("TOUCHD_SOCKET", "/run/touchd/touchd.sock"))
@@ -32,7 +54,7 @@ def main():
     connection.connect(args.socket)
     stream = connection.makefile("rwb")
 
-    hello = json.loads(stream.readline())
+    hello = read_object(stream.readline())
     if hello.get("type") != "hello":
         sys.exit("touchd refused: %s" % hello)
     print(json.dumps(hello), file=sys.stderr)
@@ -53,12 +75,12 @@ def main():
             line = stream.readline()
             if not line:
                 break
-            message = json.loads(line)
+            message = read_object(line)
             if message.get("type") == "reply":
                 if message.get("id") == 1 and not message.get("ok"):
                     sys.exit("subscribe failed: %s" % message.get("error"))
                 continue
-            sys.stdout.write(line.decode())
+            sys.stdout.write(terminal_safe(line.decode()))
             received += 1
             if args.count and received >= args.count:
                 break
