@@ -10,7 +10,7 @@ extension Daemon {
         guard let path = options.configPath else { return }
         let reloaded: Config
         do {
-            reloaded = try ConfigLoader.load(path: path)
+            reloaded = try ConfigLoader.load(path: path, limit: Self.maximumConfigBytes)
         } catch {
             logger.error("\(reason): calibrations not reloaded: \(error)")
             return
