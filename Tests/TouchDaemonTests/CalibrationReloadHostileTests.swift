@@ -76,4 +76,26 @@ struct CalibrationReloadHostileTests {
             "\(daemon.log)")
         #expect(!daemon.log.contains("calibration 1.0 0.0 0.0 0.0 1.0 0.0"), "\(daemon.log)")
     }
+
+    /// A bad calibration is undone by deleting its rule: the device goes back to what it has with no rule (here,
+    /// a recording with no udev property: the identity), as it would after a restart.
+    @Test("a rule's calibration deleted from the file: reload puts the device back to the matrix it has without one")
+    func removedRuleResets() throws {
+        let directory = try scratchDirectory("touchd-reload-removed")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let daemon = try Self.daemon(in: directory)
+        defer { daemon.stop() }
+        let client = try TouchClient(path: daemon.socket, retry: .init(attempts: 10), timeoutMilliseconds: 3000)
+        #expect(try client.subscribe(events: ["touch"], fields: ["raw_x"]).ok)
+        let before = try #require(try CalibrationReloadTests.nextDown(client))
+        #expect(abs(before.x - (1920 - before.rawX / 4096 * 1920)) < 1, "mirrored at first: \(before)")
+
+        try #"{"grab": false}"#.write(toFile: daemon.directory + "/touchd.json", atomically: true, encoding: .utf8)
+        #expect(try client.request(op: "reload").ok)
+        #expect(daemon.logWillContain("calibration 1.0 0.0 0.0 0.0 1.0 0.0"), "\(daemon.log)")
+        // Downs already read may come from before the reload: the last of the next ten is after it.
+        var last = before
+        for _ in 0..<10 { last = try #require(try CalibrationReloadTests.nextDown(client)) }
+        #expect(abs(last.x - last.rawX / 4096 * 1920) < 1, "\(last)")
+    }
 }
