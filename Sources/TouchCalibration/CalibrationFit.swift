@@ -27,6 +27,8 @@ public enum CalibrationError: Error, Equatable, Sendable, CustomStringConvertibl
     case tapCountMismatch(taps: Int, targets: Int)
     /// A point's residual exceeds the limit (display fractions): probably a mis-tap. `point` counts from 1.
     case residualTooLarge(point: Int, residual: Double, limit: Double)
+    /// The fit's sums overflow a Double (targets such as 1e300 of a display): no finite matrix and residuals.
+    case targetsOutOfRange
 
     public var description: String {
         switch self {
@@ -41,10 +43,12 @@ public enum CalibrationError: Error, Equatable, Sendable, CustomStringConvertibl
         case .residualTooLarge(let point, let residual, let limit):
             "point \(point) is \(percent(residual)) of the display from the fit (limit \(percent(limit))): "
                 + "probably a mis-tap; tap the targets again"
+        case .targetsOutOfRange:
+            "the targets are too large for a fit (its sums overflow): are they in the display's units?"
         }
     }
 
-    private func percent(_ fraction: Double) -> String { "\(Double(Int((fraction * 1000).rounded())) / 10) %" }
+    private func percent(_ fraction: Double) -> String { CalibrationText.fixed(fraction * 100, 1) + " %" }
 }
 
 /// The six-parameter affine matrix that best maps taps to targets, by least squares in normalized coordinates,
@@ -86,6 +90,10 @@ public struct CalibrationFit: Equatable, Sendable {
             let mapped = matrix.apply(x: sample.touch.x, y: sample.touch.y)
             return (mapped.x - sample.target.x, mapped.y - sample.target.y)
         }
+        // Overflowed sums also make the collinearity test's ratio NaN, which reads as "not collinear".
+        guard matrix.values.allSatisfy(\.isFinite), residualDistances.allSatisfy(\.isFinite) else {
+            throw .targetsOutOfRange
+        }
     }
 
     public static func == (lhs: Self, rhs: Self) -> Bool {
@@ -97,7 +105,7 @@ public struct CalibrationFit: Equatable, Sendable {
 
     /// Self, or the first point whose residual exceeds `limit`.
     public func checked(limit: Double = defaultResidualLimit) throws(CalibrationError) -> CalibrationFit {
-        for (index, distance) in residualDistances.enumerated() where distance > limit {
+        for (index, distance) in residualDistances.enumerated() where !(distance <= limit) {
             throw .residualTooLarge(point: index + 1, residual: distance, limit: limit)
         }
         return self

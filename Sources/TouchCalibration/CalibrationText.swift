@@ -56,10 +56,12 @@ public enum CalibrationText {
     }
 
     /// `value` with `decimals` digits after the point.
+    /// A value too large for that (past 1e15, or not finite) is written as `NumberText` writes it (`1e+19`, `inf`).
     public static func fixed(_ value: Double, _ decimals: Int) -> String {
         var scale = 1.0
         for _ in 0..<decimals { scale *= 10 }
         let scaled = (abs(value) * scale).rounded()
+        guard scaled < 1e15 else { return NumberText.text(value) }
         let whole = Int(scaled / scale)
         let fraction = Int(scaled - Double(whole) * scale)
         let sign = value < 0 && scaled != 0 ? "-" : ""

@@ -125,10 +125,16 @@ public struct Config: Equatable, Sendable {
 public typealias ConfigError = JSONFileError
 
 public enum ConfigLoader {
-    public static func load(path: String) throws(ConfigError) -> Config {
+    /// `limit`: the file is read inside the daemon's loop (SIGHUP, `reload`), so only a regular file of at most
+    /// that many bytes will do: a FIFO would block the loop until a writer came, and a huge file would hold it.
+    public static func load(path: String, limit: Int? = nil) throws(ConfigError) -> Config {
         let bytes: [UInt8]
         do {
-            bytes = try FileReader.read(path)
+            if let limit {
+                bytes = try FileReader.readRegularFile(path, limit: limit)
+            } else {
+                bytes = try FileReader.read(path)
+            }
         } catch {
             throw ConfigError(file: path, line: 0, path: "", message: error.message)
         }

@@ -5,12 +5,13 @@ extension Daemon {
     /// On SIGHUP the configuration file is read again for its devices' `calibration` (what `touchctl calibrate`
     /// writes), and a device whose matching rules now give another matrix takes it at once. Only the calibration:
     /// the other settings (rotation, grab, the filter, the socket) are set when the daemon or the device starts. A
+    /// device no rule now gives a matrix goes back to the one it has without a rule (udev's, else the identity). A
     /// file that does not load changes nothing and is logged.
     func reloadCalibrations(reason: String) {
         guard let path = options.configPath else { return }
         let reloaded: Config
         do {
-            reloaded = try ConfigLoader.load(path: path)
+            reloaded = try ConfigLoader.load(path: path, limit: Self.maximumConfigBytes)
         } catch {
             logger.error("\(reason): calibrations not reloaded: \(error)")
             return
@@ -19,7 +20,8 @@ extension Daemon {
         if let replay { handles.append(replay.device) }
         for id in handles {
             guard let description = engine.decoder(of: id)?.description,
-                let matrix = Self.calibration(in: reloaded, for: description, node: node(of: id)),
+                case let matrix = Self.calibration(in: reloaded, for: description, node: node(of: id))
+                    ?? devices?.unruledCalibrations[node(of: id)] ?? .identity,
                 engine.setCalibration(matrix, of: id)
             else { continue }
             let values = matrix.values.map { "\($0)" }.joined(separator: " ")

@@ -34,6 +34,8 @@ public final class Daemon {
 
     /// The largest scene file the daemon reads (a 10,000-region scene is about 2 MB).
     public static let maximumSceneBytes = 16 << 20
+    /// The largest configuration a reload reads: a few device rules are a few KiB.
+    public static let maximumConfigBytes = 1 << 20
 
     let config: Config
     let options: Options

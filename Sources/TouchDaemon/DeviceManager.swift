@@ -26,6 +26,9 @@ final class DeviceManager {
     /// The monitors as last read, and the devices whose place follows them (`"output": "auto"`).
     private var connectors: [DisplayConnector] = []
     private var followingDisplays: [String: (settings: CoordinateMapping.Settings, facts: TouchscreenFacts)] = [:]
+    /// Each open device's calibration where no rule sets one (udev's, else the identity): what a reload puts back
+    /// when the rule's calibration is deleted.
+    private(set) var unruledCalibrations: [String: CalibrationMatrix] = [:]
     /// Where the DRM connectors are read from (tests and the VM may point it elsewhere).
     var drmRoot = DRMConnectors.defaultRoot
 
@@ -46,6 +49,7 @@ final class DeviceManager {
                     case .added(let device): consider(device, onChange: onChange)
                     case .removed(let node):
                         followingDisplays[node] = nil
+                        unruledCalibrations[node] = nil
                         if open.remove(node) != nil { onChange(.removed(node: node)) }
                     case .displaysChanged: displaysChanged(onChange: onChange)
                     }
@@ -70,6 +74,7 @@ final class DeviceManager {
     func forget(_ node: String) {
         open.remove(node)
         followingDisplays[node] = nil
+        unruledCalibrations[node] = nil
     }
 
     private func readConnectors() {
@@ -135,11 +140,15 @@ final class DeviceManager {
         settings.rotation = rule.rotation ?? 0
         settings.invertX = rule.invertX ?? false
         settings.invertY = rule.invertY ?? false
+        let udevCalibration = info.properties["LIBINPUT_CALIBRATION_MATRIX"].flatMap {
+            CalibrationMatrix(udevProperty: $0)
+        }
+        unruledCalibrations[info.node] = udevCalibration ?? .identity
         if let calibration = rule.calibration {
             settings.calibration = calibration
         } else if let text = info.properties["LIBINPUT_CALIBRATION_MATRIX"] {
-            if let matrix = CalibrationMatrix(udevProperty: text) {
-                settings.calibration = matrix
+            if let udevCalibration {
+                settings.calibration = udevCalibration
             } else {
                 logger.warning("\(info.node): LIBINPUT_CALIBRATION_MATRIX '\(text)' is not six numbers; ignored")
             }

@@ -49,6 +49,8 @@ extension Engine {
                     writer.endArray()
                 }, to: client)
         case .reload:
+            // The adapter reads the scene file and puts it in force, and reads the configuration.
+            requestWork = .wholeScene
             effects.append(.reload(source: "client \(client.id)"))
             reply(ServerMessages.ok(id: id), to: client)
         case .getScene:

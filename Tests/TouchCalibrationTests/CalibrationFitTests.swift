@@ -82,4 +82,22 @@ import TouchCore
             ])
         }
     }
+
+    /// Targets at 1e300 of a display (a `--targets` list in the wrong units): their squares overflow to infinity,
+    /// so the spread's ratio is NaN and the sums infinite. No finite matrix comes of them, and the fit must say so
+    /// rather than hand out NaN (which no JSON configuration can hold and every later check lets through).
+    @Test func targetsPastDoubleRangeFixNoMatrix() {
+        #expect(throws: CalibrationError.targetsOutOfRange) {
+            try CalibrationFit([
+                sample((0.1, 0.1), (1e300, 0)), sample((0.9, 0.1), (0, 1e300)), sample((0.1, 0.9), (1e300, 1e300)),
+            ])
+        }
+    }
+
+    /// A residual that is NaN is not within any limit.
+    @Test func aNaNResidualIsNoFit() throws {
+        var fit = try CalibrationFit(squareSamples)
+        fit.residuals[2] = (.nan, 0)
+        #expect(throws: CalibrationError.self) { try fit.checked(limit: 0.05) }
+    }
 }

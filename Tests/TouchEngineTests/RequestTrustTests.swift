@@ -72,6 +72,24 @@ struct RequestTrustTests {
         #expect(turns == 19)
     }
 
+    /// A reload reads the scene file and puts it in force, and reads the configuration: whole-scene work, like a
+    /// set-scene. Pipelined, they must not all run in one turn while devices wait.
+    @Test("pipelined reloads are done one a turn, as other whole-scene requests are")
+    func reloadsOneATurn() throws {
+        let harness = EngineHarness()
+        let member = try harness.client(Fixtures.sceneMember)
+        _ = harness[member].take()
+        harness[member].inbound = Array((0..<100).map { #"{"op":"reload","id":\#($0)}"# + "\n" }.joined().utf8)
+        harness.serve(member)
+        #expect(harness[member].take().count == 1)
+        #expect(harness.reloads.count == 1)
+        harness.fireTimerIfDueNow()
+        #expect(harness.reloads.count == 2)
+        harness.settle()
+        #expect(harness.reloads.count == 100)
+        #expect(harness[member].take().map(\.idSource) == (1..<100).map { String($0) })
+    }
+
     @Test("an edit leaves other regions' numbers exact: tiny sizes, z and alpha survive unrelated edits")
     func editsKeepNumbersExact() throws {
         let harness = EngineHarness()

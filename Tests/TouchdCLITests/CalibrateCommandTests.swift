@@ -118,4 +118,24 @@ struct CalibrateCommandTests {
         #expect(word.status == 64)
         #expect(word.stderr.contains("--targets '3;4'"), "\(word.stderr)")
     }
+
+    @Test("targets past Double's range (1e308) are refused with status 65, never a NaN matrix")
+    func extremeTargets() throws {
+        let three = Array(Self.places[0..<3])
+        let evemu = CalibrationRecordings.evemu(matrix: .identity, targets: three, jitter: 0)
+        let run = try Self.calibrate(evemu, targets: "1e308,0 0,1e308 1e308,1e308", extra: [])
+        #expect(run.status == 65, "\(run.stdout)")
+        #expect(!run.stdout.lowercased().contains("nan") && !run.stdout.lowercased().contains("inf"), "\(run.stdout)")
+        #expect(run.stderr.contains("too large"), "\(run.stderr)")
+    }
+
+    @Test("targets past Int's range (1e19) with a display that size fit, and their lines print")
+    func hugeTargets() throws {
+        let three = Array(Self.places[0..<3])
+        let evemu = CalibrationRecordings.evemu(matrix: .identity, targets: three, jitter: 0)
+        let run = try Self.calibrate(evemu, targets: "1e19,1e19 7e19,1e19 1e19,7e19", extra: ["--size", "8e19x8e19"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.hasPrefix("LIBINPUT_CALIBRATION_MATRIX=\"1 0 0 0 1 0\"\n"), "\(run.stdout)")
+        #expect(run.stdout.split(separator: "\n").filter { $0.hasPrefix("point ") }.count == 3, "\(run.stdout)")
+    }
 }
