@@ -1,5 +1,6 @@
 import Testing
 import TouchCore
+import TouchDevice
 import TouchEngine
 import TouchPosix
 import TouchTestKit
@@ -15,11 +16,11 @@ final class ScriptedReader: EvdevReading {
 
     init(_ reads: [(events: [InputEvent], resync: DeviceSnapshot?)]) { self.reads = reads }
 
-    func readEvents(into events: inout [InputEvent]) -> (resync: DeviceSnapshot?, gone: Bool) {
-        guard !reads.isEmpty else { return (nil, false) }
+    func readEvents(into events: inout [InputEvent]) throws(DeviceReadError) -> DeviceSnapshot? {
+        guard !reads.isEmpty else { return nil }
         let read = reads.removeFirst()
         events.append(contentsOf: read.events)
-        return (read.resync, false)
+        return read.resync
     }
 }
 
