@@ -7,9 +7,8 @@ import TouchTestKit
 
 @testable import TouchDaemon
 
-/// A device reader that hands out scripted reads, one a call, as libevdev does through EvdevDevice: a read that
-/// meets a drop ends with the `SYN_DROPPED` and gives the state it was resolved to; the events after the drop are
-/// the next read's.
+/// A device reader that hands out scripted reads, one a call, as EvdevDevice does: a read that meets a drop ends
+/// with the `SYN_DROPPED` and gives the state the kernel reported; the events after the drop are the next read's.
 final class ScriptedReader: EvdevReading {
     let fd: Int32 = -1
     var reads: [(events: [InputEvent], resync: DeviceSnapshot?)]
