@@ -164,7 +164,12 @@ let package = Package(
             name: "TouchSceneTests",
             dependencies: ["TouchCore", "TouchScene", "TouchGestures", "TouchFormats", "TouchTestKit"]),
         .testTarget(name: "TouchGesturesTests", dependencies: ["TouchCore", "TouchGestures"]),
-        .testTarget(name: "TouchDeviceTests", dependencies: ["TouchCore", "TouchDevice"]),
+        .testTarget(
+            name: "TouchDeviceTests",
+            dependencies: [
+                "TouchCore", "TouchDevice", "TouchPosix", "CEvdev", "CShims", "TouchRecordingFiles", "TouchFormats",
+                "TouchTestKit",
+            ]),
         .testTarget(name: "TouchPosixTests", dependencies: ["TouchPosix"]),
         .testTarget(name: "TouchViewTests", dependencies: ["TouchView", "TouchClient", "TouchJSON", "TouchScene"]),
         .testTarget(
@@ -181,7 +186,7 @@ let package = Package(
             name: "TouchDaemonTests",
             dependencies: [
                 "TouchDaemon", "TouchEngine", "TouchWire", "TouchClient", "TouchJSON", "TouchPosix", "TouchTestKit",
-                "TouchdCLI", "TouchFormats", "TouchRecordingFiles",
+                "TouchdCLI", "TouchFormats", "TouchRecordingFiles", "TouchDevice",
             ]),
         .testTarget(
             name: "TouchActionsTests",

@@ -381,3 +381,45 @@ const void *touchd_find_bytes(const void *haystack, size_t haystack_length, cons
 int touchd_become_child_subreaper(void) { return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); }
 
 // --- end of touchd-actions' block ---
+
+// --- evdev: the live read path's state queries after SYN_DROPPED ---
+
+#include <linux/input.h>
+
+int touchd_evdev_mt_slots(int fd, uint32_t code, int32_t *values, int count) {
+    // The request is the axis code followed by one value a slot (struct input_mt_request_layout).
+    int32_t request[1 + 64];
+    memset(request, 0, sizeof request);
+    if (count < 0 || count > 64) {
+        errno = EINVAL;
+        return -1;
+    }
+    request[0] = (int32_t)code;
+    if (ioctl(fd, EVIOCGMTSLOTS(sizeof(int32_t) * (size_t)(1 + count)), request) < 0) return -1;
+    memcpy(values, request + 1, sizeof(int32_t) * (size_t)count);
+    return 0;
+}
+
+int touchd_evdev_abs_value(int fd, uint32_t code, int32_t *value) {
+    struct input_absinfo info;
+    if (code > ABS_MAX) {
+        errno = EINVAL;
+        return -1;
+    }
+    if (ioctl(fd, EVIOCGABS(code), &info) < 0) return -1;
+    *value = info.value;
+    return 0;
+}
+
+int touchd_evdev_key_down(int fd, uint32_t code) {
+    unsigned char bits[KEY_MAX / 8 + 1];
+    if (code > KEY_MAX) {
+        errno = EINVAL;
+        return -1;
+    }
+    memset(bits, 0, sizeof bits);
+    if (ioctl(fd, EVIOCGKEY(sizeof bits), bits) < 0) return -1;
+    return (bits[code / 8] >> (code % 8)) & 1;
+}
+
+// --- end of evdev's block ---

@@ -8,10 +8,10 @@ import TouchPosix
 /// daemon's wiring does not depend on libevdev's types.
 protocol EvdevReading: AnyObject {
     var fd: Int32 { get }
-    /// Reads what is pending, or up to a SYN_DROPPED: then `resync` is the state it was resolved to, which the
-    /// caller hands the engine after the events, and the events after the drop are the next call's. `gone` means
-    /// the device was removed (ENODEV) or failed.
-    func readEvents(into events: inout [InputEvent]) -> (resync: DeviceSnapshot?, gone: Bool)
+    /// Reads what one read gives, or up to a SYN_DROPPED: then the result is the state it was resolved to, which
+    /// the caller hands the engine after the events, and the events after the drop are the next call's. A throw
+    /// ends the device (unplugged, or failed).
+    func readEvents(into events: inout [InputEvent]) throws(DeviceReadError) -> DeviceSnapshot?
 }
 
 /// An open device and its registration in the loop; its pipeline is the engine's.
@@ -64,17 +64,23 @@ extension Daemon {
         }
     }
 
-    /// Called by the device's handler in the loop only, which is deregistered when the device is removed. A read
-    /// stops at a drop: the state it resynchronised to goes to the engine, then the reading goes on, so the events
-    /// after the drop follow that state (and the fingers held through the drop go on).
+    /// Called by the device's handler in the loop only, which is deregistered when the device is removed. One read
+    /// a wake-up; a read that stops at a drop is followed by the state it resynchronised to, then the reading goes
+    /// on, so the events after the drop follow that state (and the fingers held through the drop go on).
     func readDevice(_ id: DeviceHandle, from reader: EvdevReading) {
         while true {
             eventBuffer.removeAll(keepingCapacity: true)
-            let (snapshot, gone) = reader.readEvents(into: &eventBuffer)
+            var snapshot: DeviceSnapshot?
+            var failure: DeviceReadError?
+            do {
+                snapshot = try reader.readEvents(into: &eventBuffer)
+            } catch {
+                failure = error
+            }
             if !eventBuffer.isEmpty { engine.process(eventBuffer, from: id) }
             if let snapshot { engine.resync(id, to: snapshot, at: now) }
-            if gone {
-                removeDevice(id, reason: "read failed (removed)")
+            if let failure {
+                removeDevice(id, reason: failure.reason)
                 break
             }
             if snapshot == nil { break }

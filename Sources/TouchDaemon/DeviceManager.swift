@@ -195,11 +195,7 @@ final class DeviceManager {
 }
 
 extension EvdevDevice: EvdevReading {
-    func readEvents(into events: inout [InputEvent]) -> (resync: DeviceSnapshot?, gone: Bool) {
-        switch read(into: &events) {
-        case .events: (nil, false)
-        case .resync(let snapshot): (snapshot, false)
-        case .gone: (nil, true)
-        }
+    func readEvents(into events: inout [InputEvent]) throws(DeviceReadError) -> DeviceSnapshot? {
+        try read(into: &events)
     }
 }

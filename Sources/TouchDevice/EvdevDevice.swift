@@ -7,20 +7,21 @@ import TouchPosix
     import Glibc
 #endif
 
-/// An open /dev/input/eventN read through libevdev: non-blocking, timestamps on CLOCK_MONOTONIC, optional grab.
-/// After SYN_DROPPED it drains libevdev's sync events and hands back the slot state libevdev keeps, which the
-/// decoder turns into the difference (its resync path).
+/// An open /dev/input/eventN: described through libevdev (axes, name, properties), read directly, one read(2) a
+/// wake-up (`EventReadBuffer`); non-blocking, timestamps on CLOCK_MONOTONIC, optional grab. After SYN_DROPPED it asks
+/// the kernel for the slot state (`KernelTouchState`), which the decoder turns into the difference (its resync
+/// path).
 public final class EvdevDevice {
     public let node: String
     public let fd: Int32
     private let device: OpaquePointer
     public let description: DeviceDescription
     public private(set) var grabbed = false
+    private let buffer = EventReadBuffer()
 
     public init(node: String, grab: Bool = false) throws(SystemError) {
         self.node = node
-        fd = open(node, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { throw SystemError("open", subject: node) }
+        fd = try Posix.openFile(node, flags: O_RDONLY | O_NONBLOCK)
         var handle: OpaquePointer?
         let status = libevdev_new_from_fd(fd, &handle)
         guard status == 0, let handle else {
@@ -55,81 +56,18 @@ public final class EvdevDevice {
         grabbed = true
     }
 
-    public enum ReadResult {
-        case events
-        /// A drop was resolved: hand this state to the decoder after the events read, and read on for what came
-        /// after it.
-        case resync(DeviceSnapshot)
-        /// ENODEV or another failure: the device is gone.
-        case gone(SystemError)
-    }
-
-    /// Reads everything pending into `events`, or up to a drop: then the events end with the `SYN_DROPPED`, the
-    /// result is the state libevdev resynchronised to, and the events after it are the next call's. They must
-    /// reach the decoder after that state: before it, the decoder would have to give up on the fingers held
-    /// through the drop (it cannot know they are down).
-    public func read(into events: inout [InputEvent]) -> ReadResult {
-        var event = input_event()
-        var flags = LIBEVDEV_READ_FLAG_NORMAL.rawValue
-        while true {
-            let status = libevdev_next_event(device, flags, &event)
-            if status == -EAGAIN {
-                if flags == LIBEVDEV_READ_FLAG_SYNC.rawValue {
-                    // Sync events drained: libevdev's state is the device's state at the end of the drop.
-                    return .resync(snapshot())
-                }
-                break
-            }
-            if status < 0 { return .gone(SystemError("libevdev_next_event", errno: -status, subject: node)) }
-            if status == Int32(LIBEVDEV_READ_STATUS_SYNC.rawValue) {
-                if flags == LIBEVDEV_READ_FLAG_NORMAL.rawValue {
-                    // The SYN_DROPPED itself: let the decoder discard the broken frame.
-                    events.append(Self.convert(event))
-                    flags = LIBEVDEV_READ_FLAG_SYNC.rawValue
-                }
-                continue  // the synthesized delta events are replaced by the snapshot
-            }
-            events.append(Self.convert(event))
+    /// Reads what one read(2) gives into `events`. At a drop the events end with the `SYN_DROPPED`, what is still
+    /// pending is discarded, and the result is the kernel's state now: it must reach the decoder after these events
+    /// and before any read later. Before them, the decoder would have to give up on the fingers held through the
+    /// drop (it cannot know they are down).
+    public func read(into events: inout [InputEvent]) throws(DeviceReadError) -> DeviceSnapshot? {
+        guard try buffer.read(fd, node: node, into: &events) == .dropped else { return nil }
+        try buffer.drain(fd, node: node)
+        do {
+            return try KernelTouchState.query(fd, description: description).snapshot
+        } catch {
+            throw DeviceReadError(call: error.call, errno: error.errno, node: node)
         }
-        return .events
-    }
-
-    /// The slot state libevdev tracks (libevdev_get_slot_value per axis).
-    public func snapshot() -> DeviceSnapshot {
-        let count = max(1, Int(libevdev_get_num_slots(device)))
-        if libevdev_has_event_code(device, UInt32(EventType.abs), UInt32(AbsCode.mtSlot)) == 0 {
-            // Single touch: slot 0 stands for BTN_TOUCH and ABS_X/ABS_Y.
-            var contact = ContactState(
-                x: libevdev_get_event_value(device, UInt32(EventType.abs), UInt32(AbsCode.x)),
-                y: libevdev_get_event_value(device, UInt32(EventType.abs), UInt32(AbsCode.y)))
-            if libevdev_has_event_code(device, UInt32(EventType.abs), UInt32(AbsCode.pressure)) != 0 {
-                contact.pressure = libevdev_get_event_value(device, UInt32(EventType.abs), UInt32(AbsCode.pressure))
-            }
-            let down = libevdev_get_event_value(device, UInt32(EventType.key), UInt32(KeyCode.touch)) != 0
-            return DeviceSnapshot(slots: [SlotSnapshot(trackingID: down ? 0 : -1, contact: contact)])
-        }
-        var slots: [SlotSnapshot] = []
-        for slot in 0..<min(count, DeviceDescription.maximumSlots) {
-            var contact = ContactState()
-            for code in [
-                AbsCode.mtPositionX, AbsCode.mtPositionY, AbsCode.mtPressure, AbsCode.mtTouchMajor,
-                AbsCode.mtTouchMinor,
-                AbsCode.mtWidthMajor, AbsCode.mtWidthMinor, AbsCode.mtOrientation, AbsCode.mtToolType,
-                AbsCode.mtDistance,
-            ]
-            where libevdev_has_event_code(device, UInt32(EventType.abs), UInt32(code)) != 0 {
-                contact.setMultitouchAxis(code, libevdev_get_slot_value(device, UInt32(slot), UInt32(code)))
-            }
-            let id = libevdev_get_slot_value(device, UInt32(slot), UInt32(AbsCode.mtTrackingID))
-            slots.append(SlotSnapshot(trackingID: id, contact: contact))
-        }
-        return DeviceSnapshot(slots: slots, currentSlot: libevdev_get_current_slot(device))
-    }
-
-    static func convert(_ event: input_event) -> InputEvent {
-        InputEvent(
-            time: EventTime(seconds: Int64(event.time.tv_sec), microseconds: Int64(event.time.tv_usec)),
-            type: event.type, code: event.code, value: event.value)
     }
 
     /// The device's description as libevdev reports it (EVIOCGBIT, EVIOCGABS, EVIOCGPROP).

@@ -226,7 +226,11 @@ public enum RecordCommand {
         }
         try loop.register(device.fd, for: .readable) { _ in
             events.removeAll(keepingCapacity: true)
-            if case .gone = device.read(into: &events) { stop() }
+            do {
+                _ = try device.read(into: &events)
+            } catch {
+                stop()
+            }
             guard !events.isEmpty else { return }
             text.removeAll(keepingCapacity: true)
             lines.append(events, to: &text)

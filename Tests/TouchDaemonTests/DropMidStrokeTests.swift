@@ -1,25 +1,25 @@
 import Testing
 import TouchCore
+import TouchDevice
 import TouchEngine
 import TouchPosix
 import TouchTestKit
 
 @testable import TouchDaemon
 
-/// A device reader that hands out scripted reads, one a call, as libevdev does through EvdevDevice: a read that
-/// meets a drop ends with the `SYN_DROPPED` and gives the state it was resolved to; the events after the drop are
-/// the next read's.
+/// A device reader that hands out scripted reads, one a call, as EvdevDevice does: a read that meets a drop ends
+/// with the `SYN_DROPPED` and gives the state the kernel reported; the events after the drop are the next read's.
 final class ScriptedReader: EvdevReading {
     let fd: Int32 = -1
     var reads: [(events: [InputEvent], resync: DeviceSnapshot?)]
 
     init(_ reads: [(events: [InputEvent], resync: DeviceSnapshot?)]) { self.reads = reads }
 
-    func readEvents(into events: inout [InputEvent]) -> (resync: DeviceSnapshot?, gone: Bool) {
-        guard !reads.isEmpty else { return (nil, false) }
+    func readEvents(into events: inout [InputEvent]) throws(DeviceReadError) -> DeviceSnapshot? {
+        guard !reads.isEmpty else { return nil }
         let read = reads.removeFirst()
         events.append(contentsOf: read.events)
-        return (read.resync, false)
+        return read.resync
     }
 }
 

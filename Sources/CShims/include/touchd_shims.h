@@ -131,4 +131,16 @@ int touchd_become_child_subreaper(void);
 
 // --- end of touchd-actions' block ---
 
+// --- evdev: the live read path's state queries after SYN_DROPPED (docs/decoding.md, "SYN_DROPPED") ---
+
+/// ioctl(fd, EVIOCGMTSLOTS): the value of MT axis `code` in each of the first `count` slots, into `values`.
+/// 0, or -1 with errno.
+int touchd_evdev_mt_slots(int fd, uint32_t code, int32_t *values, int count);
+/// ioctl(fd, EVIOCGABS(code)): the axis's current value. 0, or -1 with errno.
+int touchd_evdev_abs_value(int fd, uint32_t code, int32_t *value);
+/// ioctl(fd, EVIOCGKEY): whether key `code` is down (1) or up (0), or -1 with errno.
+int touchd_evdev_key_down(int fd, uint32_t code);
+
+// --- end of evdev's block ---
+
 #endif
