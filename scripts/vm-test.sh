@@ -6,7 +6,7 @@
 # then the virtual touchscreen of forwardUnclaimed read by libinput (Tests/vm/guest-uinput.sh; judged against the
 # recording on the host by Tests/vm/uinput-check.py), then two touchscreens on a two-output virtio-vga whose EDIDs
 # qemu makes, each mapped to its own monitor by "output": "auto" (Tests/vm/guest-outputs.sh);
-# then gestures taking their fingers back from libinput (Tests/vm/guest-coexist.sh).
+# then gestures taking their fingers back from libinput, and a palm by size cancelled (Tests/vm/guest-coexist.sh).
 # Skips, saying so, where the VM harness is absent (a user's checkout).
 # VM_GUESTS="deploy faults" runs only those guests.
 set -euo pipefail
@@ -84,6 +84,21 @@ sh Tests/vm/make-outputs-devices.sh "$OUTPUTS"
 # The coexistence guest (issue 26): the Nexus 4's description and the kiosk scene of docs/kiosk.md (a).
 COEXIST=$(mktemp -d /tmp/touchd-coexist.XXXXXX)
 cp "$N4/n4.desc" config/kiosk/browser.json "$COEXIST/"
+# And a palm by size (palmSize 4 in Tests/vm/coexist/config.json): the Nexus 4 recording's first touch, up to the
+# frame of its lift, its first ABS_MT_TOUCH_MAJOR made 4 instead of 5, so that it goes down a finger and becomes a
+# palm where the recording grows it back to 5 (the stream of PalmFrameTests). palm.expected, from the stream:
+# the frames after the down and before the palm frame that move (libinput's motions), the last position before the
+# palm frame, and the palm frame's position.
+awk '{ print } / 0003 0039 -0*1$/ { lifted = 1 } lifted && / 0000 0000 0+$/ { exit }' "$N4/n4.events" \
+    | awk '!done && $4 == "0030" { $5 = "0004"; done = 1 } { print }' > "$COEXIST/palm.events"
+awk '$3 == "0003" && $4 == "0035" { x = $5 + 0; moved = 1 }
+    $3 == "0003" && $4 == "0036" { y = $5 + 0; moved = 1 }
+    $3 == "0003" && $4 == "0030" { major = $5 + 0 }
+    $3 == "0000" && $4 == "0000" {
+        if (major > 4) { print motions; print lx, ly; print x, y; exit }
+        if (frames > 0 && moved) motions++
+        frames++; moved = 0; lx = x; ly = y
+    }' "$COEXIST/palm.events" > "$COEXIST/palm.expected"
 for mode in ${VM_GUESTS:-plain udev deploy faults uinput outputs coexist}; do
     extra=()
     if [ "$mode" = udev ] || [ "$mode" = deploy ] || [ "$mode" = uinput ] || [ "$mode" = coexist ]; then

@@ -7,7 +7,11 @@
 #  1. a three-finger swipe whose first finger went down alone: libinput gets that finger's down, then a
 #     TOUCH_CANCEL, and nothing of the other two; the client gets all three, down to up, and the swipe;
 #  2. a one-finger scroll: libinput gets it whole, every position the stream's;
-#  3. a pinch: libinput gets both downs, then both cancelled at the pinch's begin; the client gets both, whole.
+#  3. a pinch: libinput gets both downs, then both cancelled at the pinch's begin; the client gets both, whole;
+#  4. a palm by size (the device's palmSize is 4 units; the stream, made by scripts/vm-test.sh from the Nexus 4
+#     recording, is a finger of major 4 that grows to 5): libinput gets the down and every motion up to the frame
+#     before the one where the major passes 4, then a TOUCH_CANCEL, nothing after; the client gets the down, the
+#     moves, and a cancel at that frame's position that says "tool":"palm", nothing after.
 set -u
 . /vm/device-node.sh
 D=/touchd
@@ -77,6 +81,25 @@ check "pinch: the cancels came at the pinch's begin (at most one motion before t
     "[ \$(sed '/TOUCH_CANCEL/q' $L | count TOUCH_MOTION) -le 1 ]"
 check "pinch: the client saw both fingers whole and the pinch begin" \
     "[ \$(count '\"type\":\"down\"' < $C) = 2 ] && [ \$(count '\"type\":\"up\"' < $C) = 2 ] && grep -q '\"gesture\":\"pinch\".*\"state\":\"began\"' $C"
+
+play palm
+L=$W/palm-libinput.txt
+C=$W/palm-client.ndjson
+# palm.expected: the motions before the palm frame, the last position before it, the palm frame's position.
+MOTIONS=$(sed -n 1p $D/palm.expected)
+set -- $(sed -n 2p $D/palm.expected) $(sed -n 3p $D/palm.expected)
+check "palm: libinput saw one down, $MOTIONS motions, then a TOUCH_CANCEL, and nothing after it" \
+    "[ \$(count TOUCH_DOWN < $L) = 1 ] && [ \$(sed '/TOUCH_CANCEL/q' $L | count TOUCH_MOTION) = $MOTIONS ] && [ \$(count TOUCH_CANCEL < $L) = 1 ] && [ \$(sed '1,/TOUCH_CANCEL/d' $L | count 'TOUCH_\(DOWN\|MOTION\|UP\|CANCEL\)') = 0 ]"
+LAST=$(sed '/TOUCH_CANCEL/q' $L | grep TOUCH_MOTION | tail -n 1 | sed -E 's/.*\( *([0-9.]+)\/ *([0-9.]+)mm\).*/\1 \2/' \
+    | awk '{ printf "%d %d", $1 + 0.5, $2 + 0.5 }')
+check "palm: libinput's last motion before the cancel is the frame before the palm frame's ($1 $2; saw $LAST)" "[ \"$LAST\" = \"$1 $2\" ]"
+CANCEL=$(grep '"type":"cancel"' $C)
+check "palm: the client saw the down and one cancel, no up" \
+    "[ \$(count '\"type\":\"down\"' < $C) = 1 ] && [ \$(count '\"type\":\"cancel\"' < $C) = 1 ] && [ \$(count '\"type\":\"up\"' < $C) = 0 ]"
+check "palm: the client's cancel says palm and comes at the palm frame (raw $3 $4, major 5)" \
+    "echo '$CANCEL' | grep -q '\"tool\":\"palm\"' && echo '$CANCEL' | grep -q '\"raw_x\":$3,\"raw_y\":$4' && echo '$CANCEL' | grep -q '\"touch_major\":5'"
+check "palm: the client's last move before it is at the frame before (raw $1 $2) and nothing came after it" \
+    "sed '/\"type\":\"cancel\"/q' $C | grep '\"type\":\"move\"' | tail -n 1 | grep -q '\"raw_x\":$1,\"raw_y\":$2' && [ \$(sed '1,/\"type\":\"cancel\"/d' $C | count '\"type\":\"\(down\|move\|up\|cancel\)\"') = 0 ]"
 
 kill $TOUCHD $LIBINPUT $CLIENT 2>/dev/null
 wait $TOUCHD $LIBINPUT $CLIENT 2>/dev/null
