@@ -3,7 +3,9 @@ import TouchEngine
 
 extension Daemon {
     /// On SIGHUP the configuration file is read again for its devices' `calibration` (what `touchctl calibrate`
-    /// writes), and a device whose matching rules now give another matrix takes it at once. Only the calibration:
+    /// writes), and a device whose matching rules now give another matrix takes it at once; one that no rule
+    /// calibrates any more goes back to what it had without one (its udev `LIBINPUT_CALIBRATION_MATRIX`, or the
+    /// identity). Only the calibration:
     /// the other settings (rotation, grab, the filter, the socket) are set when the daemon or the device starts. A
     /// file that does not load changes nothing and is logged.
     func reloadCalibrations(reason: String) {
@@ -18,10 +20,12 @@ extension Daemon {
         var handles = Array(sources.keys)
         if let replay { handles.append(replay.device) }
         for id in handles {
-            guard let description = engine.decoder(of: id)?.description,
-                let matrix = Self.calibration(in: reloaded, for: description, node: node(of: id)),
-                engine.setCalibration(matrix, of: id)
-            else { continue }
+            guard let description = engine.decoder(of: id)?.description else { continue }
+            let node = node(of: id)
+            let matrix =
+                Self.calibration(in: reloaded, for: description, node: node) ?? devices?.udevCalibrations[node]
+                ?? .identity
+            guard engine.setCalibration(matrix, of: id) else { continue }
             let values = matrix.values.map { "\($0)" }.joined(separator: " ")
             logger.notice("\(reason): \(engine.key(of: id) ?? "?") \"\(description.name)\": calibration \(values)")
         }

@@ -26,6 +26,9 @@ final class DeviceManager {
     /// The monitors as last read, and the devices whose place follows them (`"output": "auto"`).
     private var connectors: [DisplayConnector] = []
     private var followingDisplays: [String: (settings: CoordinateMapping.Settings, facts: TouchscreenFacts)] = [:]
+    /// Each open device's `LIBINPUT_CALIBRATION_MATRIX`, by node: what it goes back to when a reload finds no
+    /// `calibration` rule for it any more.
+    private(set) var udevCalibrations: [String: CalibrationMatrix] = [:]
     /// Where the DRM connectors are read from (tests and the VM may point it elsewhere).
     var drmRoot = DRMConnectors.defaultRoot
 
@@ -46,6 +49,7 @@ final class DeviceManager {
                     case .added(let device): consider(device, onChange: onChange)
                     case .removed(let node):
                         followingDisplays[node] = nil
+                        udevCalibrations[node] = nil
                         if open.remove(node) != nil { onChange(.removed(node: node)) }
                     case .displaysChanged: displaysChanged(onChange: onChange)
                     }
@@ -70,6 +74,7 @@ final class DeviceManager {
     func forget(_ node: String) {
         open.remove(node)
         followingDisplays[node] = nil
+        udevCalibrations[node] = nil
     }
 
     private func readConnectors() {
@@ -135,15 +140,14 @@ final class DeviceManager {
         settings.rotation = rule.rotation ?? 0
         settings.invertX = rule.invertX ?? false
         settings.invertY = rule.invertY ?? false
-        if let calibration = rule.calibration {
-            settings.calibration = calibration
-        } else if let text = info.properties["LIBINPUT_CALIBRATION_MATRIX"] {
+        if let text = info.properties["LIBINPUT_CALIBRATION_MATRIX"] {
             if let matrix = CalibrationMatrix(udevProperty: text) {
-                settings.calibration = matrix
+                udevCalibrations[info.node] = matrix
             } else {
                 logger.warning("\(info.node): LIBINPUT_CALIBRATION_MATRIX '\(text)' is not six numbers; ignored")
             }
         }
+        settings.calibration = rule.calibration ?? udevCalibrations[info.node] ?? .identity
         let facts = TouchscreenFacts(description)
         settings.region = assign(rule.target, facts: facts, node: info.node).region
         if rule.target == .automatic { followingDisplays[info.node] = (settings, facts) }
