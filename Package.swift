@@ -181,7 +181,7 @@ let package = Package(
             name: "TouchDaemonTests",
             dependencies: [
                 "TouchDaemon", "TouchEngine", "TouchWire", "TouchClient", "TouchJSON", "TouchPosix", "TouchTestKit",
-                "TouchdCLI", "TouchFormats", "TouchRecordingFiles",
+                "TouchdCLI", "TouchFormats", "TouchRecordingFiles", "TouchCalibration",
             ]),
         .testTarget(
             name: "TouchActionsTests",
