@@ -7,6 +7,10 @@ import TouchJSON
 import TouchPosix
 import TouchTestKit
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 private let tmuxPath = "/usr/bin/tmux"
 
 /// `touchctl calibrate` as a person runs it: in a tmux pane of a known size, against a real `touchd run` replaying
@@ -179,12 +183,14 @@ struct CalibrateTerminalTests {
         return nil
     }
 
-    /// The six numbers of the printed `LIBINPUT_CALIBRATION_MATRIX="…"` line.
+    /// The six numbers of the first printed `LIBINPUT_CALIBRATION_MATRIX="…"` (the one written), wherever the
+    /// pane broke its line.
     static func matrix(in text: String) -> CalibrationMatrix? {
-        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("LIBINPUT_CALIBRATION_MATRIX=") }),
-            let open = line.firstIndex(of: "\""), let close = line.lastIndex(of: "\""), open < close
+        let joined = text.replacingOccurrences(of: "\n", with: "")
+        guard let start = joined.range(of: "LIBINPUT_CALIBRATION_MATRIX=\"")?.upperBound,
+            let end = joined[start...].firstIndex(of: "\"")
         else { return nil }
-        return CalibrationMatrix(udevProperty: String(line[line.index(after: open)..<close]))
+        return CalibrationMatrix(udevProperty: String(joined[start..<end]))
     }
 
     /// The calibration of the rule matching the test device by name.
@@ -232,7 +238,7 @@ final class Tmux {
 
     func capture() -> Screen {
         Screen(
-            lines: run(["capture-pane", "-p", "-t", "calibrate"]).split(
+            lines: run(["capture-pane", "-p", "-J", "-t", "calibrate"]).split(
                 separator: "\n", omittingEmptySubsequences: false
             ).map(String.init))
     }
@@ -259,8 +265,15 @@ final class Tmux {
 
     func kill() { _ = run(["kill-server"]) }
 
+    /// Through system(3), which waits for the tmux client alone: the server it starts keeps descriptors that
+    /// Foundation's Process waits on.
     @discardableResult
     private func run(_ arguments: [String]) -> String {
-        (try? DaemonProcess.run(tmuxPath, ["-L", server] + arguments, timeout: 10).out) ?? ""
+        let output = directory + "/tmux.out"
+        let words = ([tmuxPath, "-L", server] + arguments).map {
+            "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        }
+        _ = system(words.joined(separator: " ") + " > '\(output)' 2>/dev/null < /dev/null")
+        return (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
     }
 }
