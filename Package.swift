@@ -186,7 +186,7 @@ let package = Package(
             name: "TouchDaemonTests",
             dependencies: [
                 "TouchDaemon", "TouchEngine", "TouchWire", "TouchClient", "TouchJSON", "TouchPosix", "TouchTestKit",
-                "TouchdCLI", "TouchFormats", "TouchRecordingFiles", "TouchDevice",
+                "TouchdCLI", "TouchFormats", "TouchRecordingFiles", "TouchDevice", "TouchCalibration",
             ]),
         .testTarget(
             name: "TouchActionsTests",

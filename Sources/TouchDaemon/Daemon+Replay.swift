@@ -34,12 +34,16 @@ extension Daemon {
         // on this thread (splitSize nil: the daemon keeps to one thread).
         let stream = try RecordingStream(
             path: path, descriptionPath: options.replayDescriptionPath, splitSize: nil)
-        // The replayed device takes the calibration its recording's name is given by the device rules, so that a
-        // calibration can be tried (and reloaded, SIGHUP) on a recording.
+        // The replayed device takes the placement and calibration its recording's name is given by the device
+        // rules, so that a calibration can be tried (and reloaded, SIGHUP) on a recording of a rotated panel too.
+        let description = stream.info.description
+        let rule = config.rules(
+            name: description.name, node: path, vendor: description.id.vendor, product: description.id.product)
         var mapping = CoordinateMapping.Settings()
-        if let matrix = Self.calibration(in: config, for: stream.info.description, node: path) {
-            mapping.calibration = matrix
-        }
+        mapping.rotation = rule.rotation ?? 0
+        mapping.invertX = rule.invertX ?? false
+        mapping.invertY = rule.invertY ?? false
+        mapping.calibration = rule.calibration ?? .identity
         let spec = DeviceSpec(
             key: .numbered(prefix: "replay"), node: path, description: stream.info.description, mapping: mapping,
             filter: options.replayFilter)

@@ -58,7 +58,8 @@ final class DeviceState {
         ServerMessages.DeviceSummary(
             key: tag.name, name: description.name, node: node,
             slots: description.touchProtocol == .slotted ? description.slotCount : 1,
-            touchProtocol: description.touchProtocol.rawValue, xAxis: description.xAxis, yAxis: description.yAxis)
+            touchProtocol: description.touchProtocol.rawValue, xAxis: description.xAxis, yAxis: description.yAxis,
+            rotation: mappingSettings.rotation, invertX: mappingSettings.invertX, invertY: mappingSettings.invertY)
     }
 }
 

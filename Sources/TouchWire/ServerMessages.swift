@@ -14,10 +14,15 @@ public enum ServerMessages {
         /// calibration normalizes them as libinput does, and measures on the glass in mm).
         public var xAxis: AbsInfo?
         public var yAxis: AbsInfo?
+        /// What touchd does after the device's calibration matrix (its rule's `rotate`, `invertX`, `invertY`): a
+        /// calibrating client fits the whole transform and writes the part before these.
+        public var rotation = 0
+        public var invertX = false
+        public var invertY = false
 
         public init(
             key: String, name: String, node: String, slots: Int, touchProtocol: String, xAxis: AbsInfo? = nil,
-            yAxis: AbsInfo? = nil
+            yAxis: AbsInfo? = nil, rotation: Int = 0, invertX: Bool = false, invertY: Bool = false
         ) {
             self.key = key
             self.name = name
@@ -26,6 +31,9 @@ public enum ServerMessages {
             self.touchProtocol = touchProtocol
             self.xAxis = xAxis
             self.yAxis = yAxis
+            self.rotation = rotation
+            self.invertX = invertX
+            self.invertY = invertY
         }
     }
 
@@ -144,6 +152,10 @@ public enum ServerMessages {
             writer.field("resolution", Int(axis.resolution))
             writer.endObject()
         }
+        // Only when set, so the lines of a device without them stay as they were.
+        if device.rotation != 0 { writer.field("rotate", device.rotation) }
+        if device.invertX { writer.field("invert_x", true) }
+        if device.invertY { writer.field("invert_y", true) }
         writer.endObject()
     }
 

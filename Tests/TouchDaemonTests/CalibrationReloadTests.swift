@@ -74,4 +74,41 @@ struct CalibrationReloadTests {
         let tap = try #require(mirrored)
         #expect(abs(tap.x - 1680) < 1 && abs(tap.y - 135) < 1, "\(tap)")
     }
+
+    /// The next down at the first tap's raw position (raw x 512, upper half), within `passes` downs.
+    static func nextFirstTap(_ client: TouchClient, passes: Int = 20) throws -> (x: Double, y: Double)? {
+        for _ in 0..<passes {
+            guard let down = try nextDown(client) else { return nil }
+            if down.rawX == 512 && down.y < 540 { return (down.x, down.y) }
+        }
+        return nil
+    }
+
+    @Test("a calibration rule removed from the file and reloaded gives the device back the identity")
+    func removedRuleGoesBackToIdentity() throws {
+        let directory = try scratchDirectory("touchd-calibration")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let recording = directory + "/taps.evemu"
+        try CalibrationRecordings.evemu(matrix: .identity, targets: Self.places, jitter: 0).write(
+            toFile: recording, atomically: true, encoding: .utf8)
+        let calibrated =
+            #"{"grab": false, "devices": [{"match": {"name": "touchd test touchscreen"}, "calibration": [-1, 0, 1, 0, 1, 0]}]}"#
+        let daemon = try DaemonProcess(
+            arguments: ["--replay", recording, "--loop", "--replay-waits", "1"], config: calibrated)
+        defer { daemon.stop() }
+        let client = try TouchClient(path: daemon.socket, retry: .init(attempts: 10))
+        #expect(try client.subscribe(events: ["touch"], fields: ["raw_x", "raw_y"]).ok)
+
+        // Started with the rule: the tap at an eighth of the device is mirrored, 1920 − 240.
+        let mirrored = try #require(try Self.nextFirstTap(client))
+        #expect(abs(mirrored.x - 1680) < 1 && abs(mirrored.y - 135) < 1, "\(mirrored)")
+
+        try "{\"grab\": false}\n".write(toFile: daemon.directory + "/touchd.json", atomically: true, encoding: .utf8)
+        #expect(try client.request(op: "reload").ok)
+        #expect(daemon.logWillContain("calibration 1.0 0.0 0.0 0.0 1.0 0.0"), "\(daemon.log)")
+
+        // Without a rule there is no calibration: the same tap is where the device reads it, at 240.
+        let plain = try #require(try Self.nextFirstTap(client))
+        #expect(abs(plain.x - 240) < 1 && abs(plain.y - 135) < 1, "\(plain)")
+    }
 }

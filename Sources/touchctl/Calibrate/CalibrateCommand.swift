@@ -10,7 +10,11 @@ import TouchPosix
 ///
 /// The terminal's cell grid is the only geometry this knows: the targets are cells, and each is taken to sit at
 /// its cell's centre on a grid that covers the display evenly (`CalibrationTargets.Drawn`). One thread: an event
-/// loop over the keyboard (q, Ctrl-C or Ctrl-D quit) and the socket.
+/// loop over the keyboard (q, Ctrl-C or Ctrl-D quit), signals and the socket (`CalibrationScreen`).
+///
+/// The taps' raw positions are the kernel's, before any matrix, so the fit is the whole transform whatever the
+/// device's old calibration; what is written is the part of it before the device's rotation and inversion
+/// (`CalibrationPlacement`), which touchd applies after the calibration.
 enum CalibrateCommand {
     struct Options {
         var device: String?
@@ -25,6 +29,9 @@ enum CalibrateCommand {
         case noDevice(String)
         case refused(String)
         case quit
+        case signal(Int32)
+        case noSize
+        case terminalGone
         case daemonGone
         case config(String)
 
@@ -34,6 +41,9 @@ enum CalibrateCommand {
             case .noDevice(let why): why
             case .refused(let why): "touchd refused the subscription: \(why)"
             case .quit: "calibration abandoned"
+            case .signal(let number): "calibration abandoned (signal \(number))"
+            case .noSize: "the terminal does not say its size in cells, so the targets cannot be placed"
+            case .terminalGone: "the terminal went away"
             case .daemonGone: "touchd closed the connection"
             case .config(let why): why
             }
@@ -41,9 +51,10 @@ enum CalibrateCommand {
 
         var exitStatus: Int32 {
             switch self {
-            case .notATerminal: ExitStatus.usage
+            case .notATerminal, .noSize: ExitStatus.usage
             case .noDevice, .daemonGone, .refused: ExitStatus.unavailable
-            case .quit: 1
+            case .quit, .terminalGone: 1
+            case .signal(let number): 128 + number
             case .config: ExitStatus.ioError
             }
         }
@@ -55,6 +66,8 @@ enum CalibrateCommand {
         var name: String
         var xAxis: AbsInfo
         var yAxis: AbsInfo
+        /// What touchd does after the calibration (the device's `rotate`, `invertX`, `invertY`).
+        var placement: CalibrationPlacement
     }
 
     static func run(client: TouchClient, options: Options) throws -> Int32 {
@@ -62,21 +75,22 @@ enum CalibrateCommand {
         let device = try chooseDevice(client, options.device)
         let reply = try client.subscribe(events: ["touch"], devices: [device.key], fields: ["raw_x", "raw_y"])
         guard reply.ok else { throw Failure.refused(reply.errorMessage ?? "") }
-        let terminal = CalibrationScreen()
-        let (fit, drawn, size) = try terminal.collect(client: client, device: device, threshold: options.threshold)
-        terminal.restore()
-        report(fit: fit, drawn: drawn, size: size, device: device)
+        let collected = try CalibrationScreen.collect(client: client, device: device, threshold: options.threshold)
+        // No more touch lines: the prompt may wait long, and touchd would count the unread ones as a slow client.
+        _ = try client.request(op: "unsubscribe")
+        let matrix = device.placement.calibration(forWhole: collected.fit.matrix)
+        report(collected, matrix: matrix, device: device)
         if options.udev {
             out("")
             out("udev rule (for /etc/udev/rules.d/99-touchd-calibration.rules):")
-            out(printable(CalibrationText.udevRule(fit.matrix, deviceName: device.name)))
+            out(printable(CalibrationText.udevRule(matrix, deviceName: device.name)))
             return 0
         }
         guard options.assumeYes || confirm("Write this calibration to \(printable(options.config))? [y/N] ") else {
             out("Nothing written.")
             return 0
         }
-        try writeRule(fit.matrix, device: device, config: options.config)
+        try writeRule(matrix, device: device, config: options.config)
         let reload = try client.request(op: "reload")
         guard reload.ok else {
             out(
@@ -114,9 +128,9 @@ enum CalibrateCommand {
 
     static func device(from json: JSONValue) -> Device? {
         guard case .string(let key, _)? = json["device"], case .string(let name, _)? = json["name"],
-            let x = axis(json["x"]), let y = axis(json["y"])
+            let x = axis(json["x"]), let y = axis(json["y"]), let placement = devicePlacement(json)
         else { return nil }
-        return Device(key: key, name: name, xAxis: x, yAxis: y)
+        return Device(key: key, name: name, xAxis: x, yAxis: y, placement: placement)
     }
 
     private static func axis(_ json: JSONValue?) -> AbsInfo? {
@@ -128,13 +142,31 @@ enum CalibrateCommand {
         return AbsInfo(minimum: low, maximum: high, resolution: units)
     }
 
-    static func report(
-        fit: CalibrationFit, drawn: [CalibrationTargets.Drawn], size: (rows: Int, columns: Int), device: Device
-    ) {
-        out(CalibrationText.property(fit.matrix))
-        let targets = drawn.map { ($0.target.x * Double(size.columns), $0.target.y * Double(size.rows)) }
+    /// The device's rotation and inversion, absent when touchd does neither.
+    private static func devicePlacement(_ json: JSONValue) -> CalibrationPlacement? {
+        var rotation = 0
+        if case .number(let degrees, _)? = json["rotate"] {
+            guard let whole = Int(exactly: degrees) else { return nil }
+            rotation = whole
+        }
+        let flag = { (key: String) -> Bool in
+            if case .bool(let value, _)? = json[key] { return value }
+            return false
+        }
+        return CalibrationPlacement(rotation: rotation, invertX: flag("invert_x"), invertY: flag("invert_y"))
+    }
+
+    static func report(_ collected: CalibrationScreen.Collected, matrix: CalibrationMatrix, device: Device) {
+        let size = collected.size
+        out(CalibrationText.property(matrix))
+        if !device.placement.isIdentity {
+            out(
+                "(touchd turns the device by its rotate/invert after this matrix; the whole transform, as libinput "
+                    + "alone would take it, is \(CalibrationText.property(collected.fit.matrix)))")
+        }
+        let targets = collected.drawn.map { ($0.target.x * Double(size.columns), $0.target.y * Double(size.rows)) }
         for line in CalibrationText.residualLines(
-            fit, targets: targets, xAxis: device.xAxis, yAxis: device.yAxis, displaySize: nil)
+            collected.fit, targets: targets, xAxis: device.xAxis, yAxis: device.yAxis, displaySize: nil)
         {
             out(line.replacingOccurrences(of: " at ", with: " at cell "))
         }
