@@ -1,8 +1,8 @@
 import TouchCore
 
-/// What the devices' pipelines decoded, counted by the engine for an observer that needs only the counts
-/// (`touchd replay` with a scene, whose summary counts fingers but prints dispatched events): the engine then
-/// keeps its direct path to the dispatcher instead of calling the observer with every decoded output.
+/// What the devices' pipelines decoded, counted by the engine for an `EngineOutput` that needs only the counts
+/// (`touchd replay` with a scene, whose summary counts fingers but prints dispatched events), instead of calling
+/// the output with every decoded output.
 public struct DecodedCounts: Equatable, Sendable {
     /// Finger events by phase.
     public var downs = 0

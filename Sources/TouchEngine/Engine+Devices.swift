@@ -128,76 +128,18 @@ extension Engine {
     /// depends on the events' times alone, never on when the batch arrived.
     public func process<Events: BidirectionalCollection<InputEvent>>(_ events: Events, from id: DeviceHandle) {
         guard let device = device(at: id.index) else { return }
-        if settings.dispatches && observer == nil && !device.forwards {
-            dispatchDirectly(events, from: device)
-        } else if settings.dispatches && !observesDecoded && !device.forwards {
-            dispatchCounting(events, from: device)
-        } else {
-            processCollecting(events, from: device)
-        }
+        run(events, on: device)
         if let last = events.last { now = max(now, last.time) }
         // A taking gesture on a device that forwards nothing still empties the dispatcher's list.
         takeBackFingers(at: now)
         broadcastDispatched()
     }
 
-    /// The pipeline hands each finger event to the dispatcher as the decoder finds it: nothing else needs the
-    /// pipeline's output (no observer, no virtual touchscreen), so it is not collected into an array first.
-    private func dispatchDirectly<Events: Collection<InputEvent>>(_ events: Events, from device: DeviceState) {
-        var sink = DispatchingSink(dispatcher: Unmanaged.passUnretained(dispatcher), device: device.tag)
-        swap(&sink.events, &dispatchBuffer)
-        for event in events {
-            if let deadline = dispatcher.nextDeadline, deadline <= event.time {
-                dispatcher.advance(to: event.time, into: &sink.events)
-            }
-            device.pipeline.process(event, handingTo: &sink)
-        }
-        swap(&sink.events, &dispatchBuffer)
-    }
-
-    /// `dispatchDirectly` for an observer of dispatched events alone: the decoded outputs are counted on the way
-    /// (`decodedCounts`), with the live fingers read once after each step that handed on a finger, as `forward`
-    /// reads them for the observer.
-    private func dispatchCounting<Events: Collection<InputEvent>>(_ events: Events, from device: DeviceState) {
-        var sink = CountingSink(
-            dispatching: DispatchingSink(dispatcher: Unmanaged.passUnretained(dispatcher), device: device.tag),
-            counts: decodedCounts)
-        swap(&sink.dispatching.events, &dispatchBuffer)
-        for event in events {
-            if let deadline = dispatcher.nextDeadline, deadline <= event.time {
-                dispatcher.advance(to: event.time, into: &sink.dispatching.events)
-            }
-            device.pipeline.process(event, handingTo: &sink)
-            if sink.handedOnFinger {
-                sink.handedOnFinger = false
-                sink.counts.maxLiveFingers = max(sink.counts.maxLiveFingers, device.pipeline.countLiveFingers())
-            }
-        }
-        swap(&sink.dispatching.events, &dispatchBuffer)
-        decodedCounts = sink.counts
-    }
-
-    private func processCollecting<Events: Collection<InputEvent>>(_ events: Events, from device: DeviceState) {
-        for event in events {
-            if settings.dispatches, let deadline = dispatcher.nextDeadline, deadline <= event.time {
-                dispatcher.advance(to: event.time, into: &dispatchBuffer)
-            }
-            device.pipeline.process(event, into: &pipelineBuffer)
-            if !pipelineBuffer.isEmpty {
-                forward(from: device)
-            } else if device.forwards {
-                // A frame whose every move the jitter filter held back still moves the virtual touchscreen.
-                forwardToVirtualTouchscreen(from: device)
-            }
-        }
-    }
-
     /// The kernel dropped events (SYN_DROPPED): the device's state as read afterwards replaces what was lost.
     public func resync(_ id: DeviceHandle, to snapshot: DeviceSnapshot, at time: EventTime) {
         guard let device = devices[id.index] else { return }
         now = max(now, time)
-        device.pipeline.resync(to: snapshot, at: time, into: &pipelineBuffer)
-        forward(from: device)
+        run(EmptyCollection(), then: .resync(snapshot, at: time), on: device)
         broadcastDispatched()
         log(
             .warning,
@@ -224,28 +166,62 @@ extension Engine {
 
     func cancelTouches(of id: DeviceHandle, at time: EventTime) {
         guard let device = devices[id.index] else { return }
-        device.pipeline.cancelAll(at: time, into: &pipelineBuffer)
-        forward(from: device)
+        run(EmptyCollection(), then: .cancel(at: time), on: device)
         broadcastDispatched()
     }
 
-    /// Hands what the pipeline produced to the observer and the dispatcher (`broadcastDispatched` sends it out).
-    private func forward(from device: DeviceState) {
-        // The buffer holds a whole step's outputs, so the count after it is the same for each; counted once, in
-        // place (a read through the class copies the whole decoder).
-        let observed = observer != nil && (observesDecoded || !settings.dispatches)
-        let counted = observer != nil && !observed
-        let liveFingers = observer == nil ? 0 : device.pipeline.countLiveFingers()
-        for output in pipelineBuffer {
-            if observed, let observer {
-                observer(.decoded(output, device: device.tag, liveFingers: liveFingers))
-            } else if counted {
-                decodedCounts.note(output, liveFingers: liveFingers)
-            }
-            if settings.dispatches { dispatcher.handle(output, device: device.tag, into: &dispatchBuffer) }
+    /// The one way a device's work goes: its pipeline hands each output, as it finds it, to a `DeviceSink`, which
+    /// shows it to what watches the steps and hands it to the dispatcher; what the dispatcher dispatches waits in
+    /// `dispatchBuffer` for `broadcastDispatched`. The watcher is the only choice, made once a call: the daemon's
+    /// usual device has none (`Unwatched`).
+    @inline(__always)
+    private func run<Events: Collection<InputEvent>>(
+        _ events: Events, then end: StreamStep = .none, on device: DeviceState
+    ) {
+        if device.forwards || !settings.dispatches || output?.takesDecoded == true {
+            var sink = DeviceSink(
+                dispatcher: dispatcher, device: device,
+                watcher: Watching(output: output, dispatches: settings.dispatches, forwards: device.forwards))
+            swap(&sink.watcher.step, &stepBuffer)
+            swap(&sink.watcher.counts, &decodedCounts)
+            run(events, then: end, on: device, into: &sink)
+            swap(&sink.watcher.step, &stepBuffer)
+            swap(&sink.watcher.counts, &decodedCounts)
+        } else if output != nil {
+            var sink = DeviceSink(dispatcher: dispatcher, device: device, watcher: Counting(counts: decodedCounts))
+            run(events, then: end, on: device, into: &sink)
+            decodedCounts = sink.watcher.counts
+        } else {
+            var sink = DeviceSink(dispatcher: dispatcher, device: device, watcher: Unwatched())
+            run(events, then: end, on: device, into: &sink)
         }
-        pipelineBuffer.removeAll(keepingCapacity: true)
-        if device.forwards { forwardToVirtualTouchscreen(from: device) }
+    }
+
+    /// The events one at a time, each a step (a gesture timer due by its time fires first), then `end` as one more.
+    @inline(__always)
+    private func run<Events: Collection<InputEvent>, Watcher: StepWatcher>(
+        _ events: Events, then end: StreamStep, on device: DeviceState, into sink: inout DeviceSink<Watcher>
+    ) {
+        swap(&sink.events, &dispatchBuffer)
+        for event in events {
+            if sink.watcher.dispatches, let deadline = dispatcher.nextDeadline, deadline <= event.time {
+                dispatcher.advance(to: event.time, into: &sink.events)
+            }
+            device.pipeline.process(event, handingTo: &sink)
+            sink.watcher.endStep(of: device, in: self)
+        }
+        switch end {
+        case .none: break
+        case .resync(let snapshot, let time):
+            device.pipeline.resync(to: snapshot, at: time, into: &pipelineBuffer)
+            sink.hand(&pipelineBuffer)
+            sink.watcher.endStep(of: device, in: self)
+        case .cancel(let time):
+            device.pipeline.cancelAll(at: time, into: &pipelineBuffer)
+            sink.hand(&pipelineBuffer)
+            sink.watcher.endStep(of: device, in: self)
+        }
+        swap(&sink.events, &dispatchBuffer)
     }
 
     var deviceSummaries: [ServerMessages.DeviceSummary] {
@@ -253,39 +229,9 @@ extension Engine {
     }
 }
 
-/// The engine's sink for a device's pipeline: each output straight into the dispatcher, what it dispatches into
-/// `events` (the engine's buffer, lent for one batch).
-private struct DispatchingSink: PipelineOutputSink {
-    /// Unretained (a strong reference cost a retain and a release a batch): the sink lives only inside
-    /// `dispatchDirectly`, and the engine holds its dispatcher in a `let` for its whole life.
-    let dispatcher: Unmanaged<Dispatcher>
-    let device: DeviceTag
-    var events: [DispatchEvent] = []
-
-    mutating func finger(_ mapped: MappedFingerEvent) {
-        dispatcher._withUnsafeGuaranteedRef { $0.handle(finger: mapped, device: device, into: &events) }
-    }
-
-    mutating func frameEnd(_ time: EventTime) {
-        dispatcher._withUnsafeGuaranteedRef { $0.handle(frameEnd: time, device: device, into: &events) }
-    }
-}
-
-/// `DispatchingSink` that counts what it hands on (`Engine.dispatchCounting`).
-private struct CountingSink: PipelineOutputSink {
-    var dispatching: DispatchingSink
-    var counts: DecodedCounts
-    /// A finger went by since the engine last read the live fingers.
-    var handedOnFinger = false
-
-    mutating func finger(_ mapped: MappedFingerEvent) {
-        counts.note(mapped.event.phase)
-        handedOnFinger = true
-        dispatching.finger(mapped)
-    }
-
-    mutating func frameEnd(_ time: EventTime) {
-        counts.frameEnds += 1
-        dispatching.frameEnd(time)
-    }
+/// A step of a device's pipeline that is not an input event: after a resync, or the end of its fingers.
+private enum StreamStep {
+    case none
+    case resync(DeviceSnapshot, at: EventTime)
+    case cancel(at: EventTime)
 }

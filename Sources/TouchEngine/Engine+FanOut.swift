@@ -4,14 +4,10 @@ import TouchScene
 import TouchWire
 
 extension Engine {
-    /// Shows the dispatched events to the observers, then queues them for clients.
+    /// Shows the dispatched events to the driver's output, then queues them for clients.
     func broadcastDispatched() {
         guard !dispatchBuffer.isEmpty else { return }
-        if let dispatchedBatchObserver {
-            dispatchedBatchObserver(dispatchBuffer)
-        } else if let observer {
-            for event in dispatchBuffer { observer(.dispatched(event)) }
-        }
+        output?.dispatched(dispatchBuffer)
         broadcast(dispatchBuffer)
         dispatchBuffer.removeAllKeepingStorage()
     }

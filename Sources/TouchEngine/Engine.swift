@@ -19,7 +19,7 @@ public final class Engine {
         /// The adapter gives TouchVersion's (the daemon does): a pure engine does not know what build it is in.
         public var version = "unknown"
         public var dispatcher = Dispatcher.Options()
-        /// Off: decoded fingers go to the observer only, with no dispatcher and nothing for clients (`touchd replay`
+        /// Off: decoded fingers go to the output only, with no dispatcher and nothing for clients (`touchd replay`
         /// without a scene, whose output is the decoder's alone).
         public var dispatches = true
         public var maximumLineBytes = 1 << 20
@@ -66,21 +66,16 @@ public final class Engine {
     var lastResumedClient = ClientID(0)
     /// The latest time an input carried: what a scene change or a cancel without its own time is stamped with.
     var now = EventTime.zero
-    /// Sees every decoded finger and dispatched event (`EngineEvent`).
-    public var observer: ((EngineEvent) -> Void)?
-    /// Sees each turn's dispatched events at once, in order, in the engine's buffer, instead of `observer` seeing
-    /// them one `.dispatched` at a time: `touchd replay` reads them by position, where each event wrapped in an
-    /// `EngineEvent` for a call was copied (its 197 bytes) on the way in and again where it was taken apart.
-    public var dispatchedBatchObserver: (([DispatchEvent]) -> Void)?
-    /// Off: the observer sees only `.dispatched`, and decoded outputs are counted in `decodedCounts` instead, on
-    /// the same direct path to the dispatcher as with no observer. Only with `Settings.dispatches`: without a
-    /// dispatcher the decoded outputs are all the observer gets.
-    public var observesDecoded = true
-    /// What the pipelines decoded while `observesDecoded` was off.
+    /// What the driver watches of the engine's work (`touchd replay`'s output, a test's observer); nil in the daemon.
+    public var output: (any EngineOutput)?
+    /// What the pipelines decoded while the output did not take it (`EngineOutput.takesDecoded`).
     public internal(set) var decodedCounts = DecodedCounts()
 
     // Scratch buffers, reused so the per-event path does not allocate.
+    /// The outputs of a resync or a cancel, found before they go to the device's sink.
     var pipelineBuffer: [PipelineOutput] = []
+    /// A step's outputs, for an output that takes them (`Watching`).
+    var stepBuffer: [PipelineOutput] = []
     var dispatchBuffer: [DispatchEvent] = []
     /// The fan-out's line; nil only while `broadcast` writes in it.
     var writer: JSONWriter? = JSONWriter(capacity: 4096)
@@ -93,6 +88,7 @@ public final class Engine {
         self.scene = scene
         dispatcher = Dispatcher(scene: scene, options: settings.dispatcher)
         pipelineBuffer.reserveCapacity(64)
+        stepBuffer.reserveCapacity(64)
         dispatchBuffer.reserveCapacity(64)
     }
 

@@ -57,13 +57,6 @@ public enum WriteResult: Equatable, Sendable {
     case failed
 }
 
-/// What an in-process observer sees, in order: each device's decoded fingers as the decoder hands them on, and
-/// each dispatched event before it is encoded for clients. `touchd replay` renders its output from these.
-public enum EngineEvent {
-    case decoded(PipelineOutput, device: DeviceTag, liveFingers: Int)
-    case dispatched(DispatchEvent)
-}
-
 /// A device to add: a live evdev device or a recording played as one.
 public struct DeviceSpec: Sendable {
     public enum Key: Sendable {

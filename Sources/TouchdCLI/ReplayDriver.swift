@@ -81,43 +81,26 @@ public struct ReplayDriver {
         engineSettings.dispatcher = settings.dispatch
         engineSettings.dispatches = settings.scene != nil
         let engine = Engine(scene: settings.scene ?? Scene(width: 1, height: 1, regions: []), settings: engineSettings)
-        var summary = ReplaySummary()
-        var sink = OutputSink(format: settings.format, start: start ?? .zero)
-        let rendersDispatched = settings.scene != nil
-        let collect = settings.collectDispatched
-        let deviceName = settings.deviceName
-        // The observer sees what the engine hands on, in order: decoded fingers without a scene, dispatched events
-        // with one. Both feed the summary. With a scene the decoded fingers are only counted, and the engine
-        // counts them itself (`decodedCounts`), on its direct path to the dispatcher.
-        engine.observesDecoded = !rendersDispatched
-        engine.observer = { event in
-            switch event {
-            case .decoded(let output, _, let live):
-                summary.note(output, live: live)
-                if !rendersDispatched { sink.add(output, device: deviceName) }
-            case .dispatched:
-                break  // the engine hands them to `dispatchedBatchObserver` instead, a turn's at once
-            }
-        }
-        // A turn's dispatched events at once, read by position.
-        engine.dispatchedBatchObserver = { events in sink.add(events, summary: &summary, collect: collect) }
-        defer {
-            engine.observer = nil
-            engine.dispatchedBatchObserver = nil
-        }
+        // What the engine hands on, in order: decoded fingers without a scene, dispatched events with one. Both
+        // feed the summary; with a scene the decoded fingers are only counted, by the engine (`decodedCounts`).
+        let output = ReplayOutput(
+            sink: OutputSink(format: settings.format, start: start ?? .zero), rendersDispatched: settings.scene != nil,
+            collects: settings.collectDispatched, deviceName: settings.deviceName)
+        engine.output = output
+        defer { engine.output = nil }
         let spec = DeviceSpec(
             key: .named(settings.deviceName), node: settings.deviceName, description: description,
             mapping: settings.mapping, mapsToScene: false, filter: settings.filter)
         guard let device = engine.addDevice(spec, at: start ?? .zero) else {
-            return summary
+            return output.summary
         }
         // Fed a frame at a time (up to its SYN_REPORT): the engine's batches, and the points where a realtime
         // replay waits. A frame cut by the end of a batch waits in `partial` for the rest.
         func feed(_ frame: ArraySlice<InputEvent>, complete: Bool) {
-            if complete, let pacer, let last = frame.last { pacer(last.time - sink.start) }
-            summary.note(frame)
+            if complete, let pacer, let last = frame.last { pacer(last.time - output.sink.start) }
+            output.summary.note(frame)
             engine.process(frame, from: device)
-            if sink.shouldTake(paced: pacer != nil) { sink.take(write) }
+            if output.sink.shouldTake(paced: pacer != nil) { output.sink.take(write) }
         }
         var partial: [InputEvent] = []
         try events.forEachBatch { batch in
@@ -148,17 +131,42 @@ public struct ReplayDriver {
         // End of stream: a finger still down never lifted in the recording. Its real end was not seen, so it
         // ends with cancel, never up (docs/protocol.md), at the latest time the stream reached.
         let decoder = engine.decoder(of: device)
-        summary.endedAtEndOfStream = decoder?.liveFingerCount ?? 0
+        output.summary.endedAtEndOfStream = decoder?.liveFingerCount ?? 0
         engine.endOfStream(device, at: decoder?.latestTime ?? .zero)
         // Timers still running when the recording ends (a tap waiting for a double tap) fire at their times;
         // up to the end of time, so a deadline that saturated there fires too.
         engine.advance(to: .max)
-        sink.take(write)
+        output.sink.take(write)
+        var summary = output.summary
         summary.note(engine.decodedCounts)
         summary.diagnostics = engine.diagnostics(of: device) ?? DecoderDiagnostics()
         if let filter = engine.positionFilter(of: device) { summary.filter = ReplaySummary.describe(filter) }
-        summary.dispatched = sink.collected
+        summary.dispatched = output.sink.collected
         return summary
+    }
+
+    /// The replay's output from the engine: the summary, and the lines rendered from the decoded fingers (without
+    /// a scene) or the dispatched events (with one).
+    final class ReplayOutput: EngineOutput {
+        var summary = ReplaySummary()
+        var sink: OutputSink
+        let takesDecoded: Bool
+        let collects: Bool
+        let deviceName: String
+
+        init(sink: OutputSink, rendersDispatched: Bool, collects: Bool, deviceName: String) {
+            self.sink = sink
+            takesDecoded = !rendersDispatched
+            self.collects = collects
+            self.deviceName = deviceName
+        }
+
+        func decoded(_ output: PipelineOutput, device: DeviceTag, liveFingers: Int) {
+            summary.note(output, live: liveFingers)
+            sink.add(output, device: deviceName)
+        }
+
+        func dispatched(_ events: [DispatchEvent]) { sink.add(events, summary: &summary, collect: collects) }
     }
 
     /// A loaded recording's events, as one batch.

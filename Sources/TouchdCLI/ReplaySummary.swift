@@ -76,7 +76,7 @@ public struct ReplaySummary: Equatable, Sendable {
         }
     }
 
-    /// Notes what the engine counted instead of handing each decoded output over (`Engine.observesDecoded`).
+    /// Notes what the engine counted for an `EngineOutput` that does not take each decoded output.
     mutating func note(_ counts: DecodedCounts) {
         phaseTally[.down] += counts.downs
         phaseTally[.move] += counts.moves

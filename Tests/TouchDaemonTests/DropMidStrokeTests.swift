@@ -49,7 +49,7 @@ struct DropMidStrokeTests {
         let daemon = try Daemon(config: Config(), options: Daemon.Options(), logger: logger)
         daemon.timer = try LoopTimer(loop: daemon.loop) {}
         var decoded: [String] = []
-        daemon.engine.observer = { event in
+        daemon.engine.output = EngineObserver { event in
             if case .decoded(.finger(let mapped), _, _) = event {
                 let finger = mapped.event
                 decoded.append("\(finger.finger.rawValue) \(finger.phase.rawValue) \(finger.contact.y)")

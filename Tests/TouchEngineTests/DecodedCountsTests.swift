@@ -4,8 +4,8 @@ import TouchEngine
 import TouchScene
 import TouchTestKit
 
-/// An observer of dispatched events alone (`observesDecoded` off) keeps the engine's direct path to the
-/// dispatcher, and the engine counts the decoded outputs itself. The counts must be those an observer of every
+/// An output of dispatched events alone (`EngineOutput.takesDecoded` off) gets no decoded outputs: the engine
+/// counts them itself. The counts must be those an observer of every
 /// decoded output would make, and nothing dispatched may change.
 @Suite("Engine: decoded outputs counted for an observer of dispatched events")
 struct DecodedCountsTests {
@@ -18,8 +18,7 @@ struct DecodedCountsTests {
     func run(observesDecoded: Bool) throws -> Run {
         let harness = EngineHarness(scene: Fixtures.scene(Fixtures.gestureSceneJSON))
         var result = Run()
-        harness.engine.observesDecoded = observesDecoded
-        harness.engine.observer = { event in
+        harness.engine.output = EngineObserver(takesDecoded: observesDecoded) { event in
             switch event {
             case .decoded(let output, _, let live):
                 // Counted here from the observer's own view, as `touchd replay` counted before the engine did.
@@ -68,9 +67,8 @@ struct DecodedCountsTests {
         var settings = Fixtures.settings()
         settings.dispatches = false
         let harness = EngineHarness(scene: Fixtures.scene(Fixtures.gestureSceneJSON), settings: settings)
-        harness.engine.observesDecoded = false
         var decoded = 0
-        harness.engine.observer = { event in
+        harness.engine.output = EngineObserver(takesDecoded: false) { event in
             if case .decoded = event { decoded += 1 }
         }
         let device = try harness.addDevice(Fixtures.touchscreen(filter: .standard))
@@ -78,5 +76,19 @@ struct DecodedCountsTests {
         harness.endOfStream(device)
         #expect(decoded > 20)
         #expect(harness.engine.decodedCounts == DecodedCounts())
+    }
+
+    @Test("a device with a virtual touchscreen is counted as one without")
+    func countedWhileForwarding() throws {
+        let plain = try run(observesDecoded: false)
+        let harness = EngineHarness(scene: Fixtures.scene(Fixtures.gestureSceneJSON))
+        harness.engine.output = EngineObserver(takesDecoded: false) { _ in }
+        var spec = Fixtures.touchscreen(filter: .standard)
+        spec.virtualTouchscreen = VirtualTouchscreen.description(for: spec.description)
+        let device = try harness.addDevice(spec)
+        harness.feed(DirectDispatchTests.events, from: device)
+        harness.endOfStream(device)
+        #expect(harness.engine.decodedCounts == plain.counts)
+        #expect(harness.engine.decodedCounts.downs == 4)
     }
 }

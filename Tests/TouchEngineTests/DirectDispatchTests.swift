@@ -4,9 +4,9 @@ import TouchEngine
 import TouchTestKit
 import TouchWire
 
-/// With no observer and no virtual touchscreen, a device's pipeline hands each finger event straight to the
-/// dispatcher; with an observer, the engine collects the pipeline's outputs first. Subscribers must not see the
-/// difference.
+/// With no output and no virtual touchscreen, a device's pipeline hands each finger event straight to the
+/// dispatcher; with an output (`EngineObserver`), the engine collects each step's outputs for it too. Subscribers
+/// must not see the difference.
 @Suite("Engine: finger events dispatched as decoded")
 struct DirectDispatchTests {
     /// Taps, a double tap, a long press, a drag with jitter, two fingers at once, and a finger lifted at the end
@@ -33,7 +33,7 @@ struct DirectDispatchTests {
 
     func run(observed: Bool) throws -> [String] {
         let harness = EngineHarness(scene: Fixtures.scene(Fixtures.gestureSceneJSON))
-        if observed { harness.engine.observer = { _ in } }
+        if observed { harness.engine.output = EngineObserver { _ in } }
         return try Self.play(harness)
     }
 

@@ -77,7 +77,7 @@ struct FanOutBytesTests {
             var bytes: [UInt8] = []
         }
         let printed = Printed()
-        harness.engine.observer = { event in
+        harness.engine.output = EngineObserver { event in
             guard case .dispatched(let dispatched) = event else { return }
             var fresh = JSONWriter()
             DispatchEventEncoder.encode(dispatched, into: &fresh)
