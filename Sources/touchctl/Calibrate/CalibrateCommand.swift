@@ -203,10 +203,10 @@ enum CalibrateCommand {
         } catch {
             throw Failure.config("\(printable(config)): \(error)")
         }
-        do {
-            try edited.write(toFile: config, atomically: true, encoding: .utf8)
+        do throws(Posix.ReplacementError) {
+            try Posix.replaceFile(config, with: Array(edited.utf8))
         } catch {
-            throw Failure.config("cannot write \(printable(config)): \(error.localizedDescription)")
+            throw Failure.config("cannot write \(printable(config)): \(printable(error.description))")
         }
     }
 }
