@@ -40,9 +40,14 @@ extension Daemon {
         if let matrix = Self.calibration(in: config, for: stream.info.description, node: path) {
             mapping.calibration = matrix
         }
-        let spec = DeviceSpec(
+        var spec = DeviceSpec(
             key: .numbered(prefix: "replay"), node: path, description: stream.info.description, mapping: mapping,
             filter: options.replayFilter)
+        let description = stream.info.description
+        spec.stuckTouches =
+            config.rules(
+                name: description.name, node: path, vendor: description.id.vendor, product: description.id.product
+            ).stuckTouchPolicy
         guard let device = engine.addDevice(spec, at: now) else {
             pump()
             throw ReplayError(path: path)

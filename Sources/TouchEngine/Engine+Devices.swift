@@ -17,6 +17,8 @@ final class DeviceState {
     let forwards: Bool
     /// Fingers that found no free slot on the virtual touchscreen: logged at most once a second.
     var unforwardedLog = LogThrottle()
+    /// The stuck-touch rules are on: the per-event path looks at their deadline only then.
+    let watchesStuck: Bool
 
     init(tag: DeviceTag, spec: DeviceSpec, sceneSize: (Double, Double)) throws(CoordinateMapping.Error) {
         self.tag = tag
@@ -32,6 +34,8 @@ final class DeviceState {
         var decoderOptions = TouchDecoder.Options()
         decoderOptions.firstFingerID = UInt32(tag.index) << 24 + 1
         decoderOptions.palmMajor = spec.palmMajor
+        decoderOptions.stuckTouches = spec.stuckTouches
+        watchesStuck = !spec.stuckTouches.isOff
         pipeline = TouchPipeline(
             decoder: TouchDecoder(description: spec.description, options: decoderOptions),
             mapping: try CoordinateMapping(device: spec.description, settings: settings), filter: spec.filter)
@@ -146,6 +150,11 @@ extension Engine {
         var sink = DispatchingSink(dispatcher: Unmanaged.passUnretained(dispatcher), device: device.tag)
         swap(&sink.events, &dispatchBuffer)
         for event in events {
+            if device.watchesStuck, let due = device.pipeline.stuckDeadline(), due <= event.time {
+                swap(&sink.events, &dispatchBuffer)
+                cancelStuckTouches(of: device, upTo: event.time)
+                swap(&sink.events, &dispatchBuffer)
+            }
             if let deadline = dispatcher.nextDeadline, deadline <= event.time {
                 dispatcher.advance(to: event.time, into: &sink.events)
             }
@@ -163,6 +172,13 @@ extension Engine {
             counts: decodedCounts)
         swap(&sink.dispatching.events, &dispatchBuffer)
         for event in events {
+            if device.watchesStuck, let due = device.pipeline.stuckDeadline(), due <= event.time {
+                swap(&sink.dispatching.events, &dispatchBuffer)
+                decodedCounts = sink.counts
+                cancelStuckTouches(of: device, upTo: event.time)
+                sink.counts = decodedCounts
+                swap(&sink.dispatching.events, &dispatchBuffer)
+            }
             if let deadline = dispatcher.nextDeadline, deadline <= event.time {
                 dispatcher.advance(to: event.time, into: &sink.dispatching.events)
             }
@@ -178,6 +194,9 @@ extension Engine {
 
     private func processCollecting<Events: Collection<InputEvent>>(_ events: Events, from device: DeviceState) {
         for event in events {
+            if device.watchesStuck, let due = device.pipeline.stuckDeadline(), due <= event.time {
+                cancelStuckTouches(of: device, upTo: event.time)
+            }
             if settings.dispatches, let deadline = dispatcher.nextDeadline, deadline <= event.time {
                 dispatcher.advance(to: event.time, into: &dispatchBuffer)
             }
@@ -229,7 +248,7 @@ extension Engine {
     }
 
     /// Hands what the pipeline produced to the observer and the dispatcher (`broadcastDispatched` sends it out).
-    private func forward(from device: DeviceState) {
+    func forward(from device: DeviceState) {
         // The buffer holds a whole step's outputs, so the count after it is the same for each; counted once, in
         // place (a read through the class copies the whole decoder).
         let observed = observer != nil && (observesDecoded || !settings.dispatches)

@@ -14,6 +14,8 @@ public enum ServerMessages {
         /// calibration normalizes them as libinput does, and measures on the glass in mm).
         public var xAxis: AbsInfo?
         public var yAxis: AbsInfo?
+        /// Touches cancelled as stuck so far (the `devices` reply only: a hello or a device-added has none).
+        public var stuckCancels: Int?
 
         public init(
             key: String, name: String, node: String, slots: Int, touchProtocol: String, xAxis: AbsInfo? = nil,
@@ -144,6 +146,7 @@ public enum ServerMessages {
             writer.field("resolution", Int(axis.resolution))
             writer.endObject()
         }
+        if let stuckCancels = device.stuckCancels { writer.field("stuck_cancels", stuckCancels) }
         writer.endObject()
     }
 

@@ -41,7 +41,10 @@ public enum ListDevicesCommand {
             }
             let (connectors, problems) = DRMConnectors.read()
             out += MonitorListing.describe(connectors, problems: problems, outputs: config.outputs)
-            for info in devices { out += describe(info, config: config, connectors: connectors) + "\n" }
+            let stuckCancels = stuckCancelsFromDaemon(socketPath: config.socket.path)
+            for info in devices {
+                out += describe(info, config: config, connectors: connectors, stuckCancels: stuckCancels) + "\n"
+            }
             StandardStreams.write(Array(out.utf8), to: 1)
             return 0
         } catch {
@@ -58,7 +61,9 @@ public enum ListDevicesCommand {
         return Config()
     }
 
-    static func describe(_ info: UdevInputDevice, config: Config, connectors: [DisplayConnector] = []) -> String {
+    static func describe(
+        _ info: UdevInputDevice, config: Config, connectors: [DisplayConnector] = [], stuckCancels: [String: Int] = [:]
+    ) -> String {
         let device: EvdevDevice
         do {
             device = try EvdevDevice(node: info.node)
@@ -102,6 +107,7 @@ public enum ListDevicesCommand {
             text += "  mapping: \(ControlEscaping.escaped(assignment.explanation))\n"
         }
         text += palmSizeLine(rule.palmSize, description: description)
+        if verdict.isTouchscreen { text += stuckTouchesLine(rule, cancelled: stuckCancels[info.node]) }
         return text
     }
 

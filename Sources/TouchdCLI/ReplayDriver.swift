@@ -105,9 +105,11 @@ public struct ReplayDriver {
             engine.observer = nil
             engine.dispatchedBatchObserver = nil
         }
-        let spec = DeviceSpec(
+        var spec = DeviceSpec(
             key: .named(settings.deviceName), node: settings.deviceName, description: description,
             mapping: settings.mapping, mapsToScene: false, filter: settings.filter)
+        // The daemon's default, so that a replay shows what touchd run does with the recording.
+        spec.stuckTouches = .standard
         guard let device = engine.addDevice(spec, at: start ?? .zero) else {
             return summary
         }
