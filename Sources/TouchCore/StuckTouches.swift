@@ -3,9 +3,11 @@
 /// touches").
 ///
 /// Two rules, each with its own limit (nil: the rule is off):
-/// - silent: the touch reported no change for `silentLimit` while another touch of the same device reported one in
-///   that time. A finger held on a real panel still reports (position, pressure or size change by a unit now and
-///   then); a slot the firmware forgot reports nothing while the fingers in use do.
+/// - silent: the touch reported no change for `silentLimit` while the device went on reporting other touches: one
+///   reported in the second half of that time, or reports after it (then the cancel comes with that report). A
+///   finger held on a real panel still reports (position, pressure or size change by a unit now and then); a slot
+///   the firmware forgot reports nothing while the fingers in use do. Two fingers held still together, or one held
+///   after the other lifted, are not cancelled: the other touches' last reports came early in the silence.
 /// - motionless: the touch stayed within the jitter radius (`jitterMillimetres`) of one point for
 ///   `motionlessLimit`, reporting or not (an object resting on the glass, a stuck contact).
 ///
@@ -118,8 +120,10 @@ struct StuckTouchWatch {
     /// When the touch passes a limit, and by which rule; nil while it passes none.
     private func limit(of touch: Touch) -> (time: EventTime, rule: StuckTouchCancel.Rule)? {
         var found: (time: EventTime, rule: StuckTouchCancel.Rule)?
-        if let silent = policy.silentLimit, let latest = latestReport, latest > touch.lastReport {
-            found = (touch.lastReport + silent, .silent)
+        if let silent = policy.silentLimit, let latest = latestReport,
+            latest >= touch.lastReport + EventTime.Duration(microseconds: silent.microseconds / 2)
+        {
+            found = (max(touch.lastReport + silent, latest), .silent)
         }
         if let motionless = policy.motionlessLimit {
             let time = touch.anchoredAt + motionless
@@ -158,13 +162,14 @@ struct StuckTouchWatch {
     }
 }
 
-/// The decoder's sink while the rules watch: every finger event noted on its way to `output`.
+/// The decoder's sink while the rules watch: every finger event noted on its way to `output`. Made by
+/// `TouchDecoder.watchingStuckTouches` only, and used only inside it, while both pointers are valid.
 struct StuckWatchingSink<Output: DecoderOutputSink>: DecoderOutputSink {
     let output: UnsafeMutablePointer<Output>
-    var watch: StuckTouchWatch
+    let watch: UnsafeMutablePointer<StuckTouchWatch>
 
     mutating func finger(_ event: FingerEvent) {
-        watch.note(event)
+        watch.pointee.note(event)
         output.pointee.finger(event)
     }
 

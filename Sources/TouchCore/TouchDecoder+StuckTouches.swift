@@ -32,13 +32,16 @@ extension TouchDecoder {
     mutating func watchingStuckTouches<Output: DecoderOutputSink>(
         _ output: inout Output, _ body: (inout TouchDecoder, inout StuckWatchingSink<Output>) -> Void
     ) {
-        guard let watch = stuckWatch else { return }
+        // Moved out, so the watch's storage is not shared while it changes (no copy a frame).
+        guard var watch = stuckWatch else { return }
         stuckWatch = nil
-        withUnsafeMutablePointer(to: &output) { pointer in
-            var sink = StuckWatchingSink(output: pointer, watch: watch)
-            body(&self, &sink)
-            stuckWatch = sink.watch
+        withUnsafeMutablePointer(to: &output) { output in
+            withUnsafeMutablePointer(to: &watch) { watch in
+                var sink = StuckWatchingSink(output: output, watch: watch)
+                body(&self, &sink)
+            }
         }
+        stuckWatch = watch
     }
 }
 

@@ -149,16 +149,20 @@ extension Engine {
     private func dispatchDirectly<Events: Collection<InputEvent>>(_ events: Events, from device: DeviceState) {
         var sink = DispatchingSink(dispatcher: Unmanaged.passUnretained(dispatcher), device: device.tag)
         swap(&sink.events, &dispatchBuffer)
+        var stuckDue = device.watchesStuck ? device.pipeline.stuckDeadline() : nil
         for event in events {
-            if device.watchesStuck, let due = device.pipeline.stuckDeadline(), due <= event.time {
+            if let due = stuckDue, due <= event.time {
                 swap(&sink.events, &dispatchBuffer)
                 cancelStuckTouches(of: device, upTo: event.time)
                 swap(&sink.events, &dispatchBuffer)
+                stuckDue = device.pipeline.stuckDeadline()
             }
             if let deadline = dispatcher.nextDeadline, deadline <= event.time {
                 dispatcher.advance(to: event.time, into: &sink.events)
             }
             device.pipeline.process(event, handingTo: &sink)
+            // Only a frame's end changes what the rules watch (a cancel of them all aside, which leaves nothing due).
+            if device.watchesStuck && event.type == EventType.syn { stuckDue = device.pipeline.stuckDeadline() }
         }
         swap(&sink.events, &dispatchBuffer)
     }
@@ -171,18 +175,22 @@ extension Engine {
             dispatching: DispatchingSink(dispatcher: Unmanaged.passUnretained(dispatcher), device: device.tag),
             counts: decodedCounts)
         swap(&sink.dispatching.events, &dispatchBuffer)
+        var stuckDue = device.watchesStuck ? device.pipeline.stuckDeadline() : nil
         for event in events {
-            if device.watchesStuck, let due = device.pipeline.stuckDeadline(), due <= event.time {
+            if let due = stuckDue, due <= event.time {
                 swap(&sink.dispatching.events, &dispatchBuffer)
                 decodedCounts = sink.counts
                 cancelStuckTouches(of: device, upTo: event.time)
                 sink.counts = decodedCounts
                 swap(&sink.dispatching.events, &dispatchBuffer)
+                stuckDue = device.pipeline.stuckDeadline()
             }
             if let deadline = dispatcher.nextDeadline, deadline <= event.time {
                 dispatcher.advance(to: event.time, into: &sink.dispatching.events)
             }
             device.pipeline.process(event, handingTo: &sink)
+            // Only a frame's end changes what the rules watch (a cancel of them all aside, which leaves nothing due).
+            if device.watchesStuck && event.type == EventType.syn { stuckDue = device.pipeline.stuckDeadline() }
             if sink.handedOnFinger {
                 sink.handedOnFinger = false
                 sink.counts.maxLiveFingers = max(sink.counts.maxLiveFingers, device.pipeline.countLiveFingers())
@@ -193,14 +201,18 @@ extension Engine {
     }
 
     private func processCollecting<Events: Collection<InputEvent>>(_ events: Events, from device: DeviceState) {
+        var stuckDue = device.watchesStuck ? device.pipeline.stuckDeadline() : nil
         for event in events {
-            if device.watchesStuck, let due = device.pipeline.stuckDeadline(), due <= event.time {
+            if let due = stuckDue, due <= event.time {
                 cancelStuckTouches(of: device, upTo: event.time)
+                stuckDue = device.pipeline.stuckDeadline()
             }
             if settings.dispatches, let deadline = dispatcher.nextDeadline, deadline <= event.time {
                 dispatcher.advance(to: event.time, into: &dispatchBuffer)
             }
             device.pipeline.process(event, into: &pipelineBuffer)
+            // Only a frame's end changes what the rules watch (a cancel of them all aside, which leaves nothing due).
+            if device.watchesStuck && event.type == EventType.syn { stuckDue = device.pipeline.stuckDeadline() }
             if !pipelineBuffer.isEmpty {
                 forward(from: device)
             } else if device.forwards {

@@ -129,8 +129,8 @@ public final class Engine {
     /// Whether effects wait (the adapter loops until none do: flushing a client can serve its waiting requests).
     public var hasEffects: Bool { !effects.isEmpty }
 
-    /// The earliest time at which `advance(to:)` has work: a gesture timer, a withheld touch, an idle client, requests
-    /// deferred to the next turn (now).
+    /// The earliest time at which `advance(to:)` has work: a gesture timer, a withheld touch, a stuck touch's limit,
+    /// an idle client, requests deferred to the next turn (now).
     public var nextDeadline: EventTime? {
         let gestures = settings.dispatches ? dispatcher.nextDeadline : nil
         let deferred = hasDeferredRequests ? now : nil

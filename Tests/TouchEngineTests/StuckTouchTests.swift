@@ -46,14 +46,14 @@ struct StuckTouchTests {
         return script.events
     }
 
-    /// A down at 1 s, B down at 1.01 s and moving by 50 units every 100 ms up to `until` (µs).
+    /// A down at 1 s, B down at 1.01 s and moving by 20 units every 100 ms from 1.1 s up to `until` (µs).
     func silentA(_ harness: EngineHarness, _ device: DeviceHandle, bMovesUntil until: Int64) {
         harness.feed(Self.down(slot: 0, id: 10, x: 1000, y: 1000, at: 1_000_000), from: device)
         harness.feed(Self.down(slot: 1, id: 11, x: 3000, y: 1000, at: 1_010_000), from: device)
         var time: Int64 = 1_100_000
         var x: Int32 = 3000
         while time <= until {
-            x += 50
+            x += 20
             harness.feed(Self.move(slot: 1, x: x, y: 1000, at: time), from: device)
             time += 100_000
         }
@@ -156,22 +156,22 @@ struct StuckTouchTests {
     @Test("the virtual touchscreen gets the palm cancel: the slot turns MT_TOOL_PALM in one frame, then lifts")
     func virtualTouchscreenPalmFrame() throws {
         let (harness, device, _) = try setUp(Self.silent5s, forwarding: true)
-        silentA(harness, device, bMovesUntil: 1_100_000)
+        silentA(harness, device, bMovesUntil: 5_900_000)
         let before = harness.emitted.count
         harness.runTimers(until: Self.at(6_000_000))
         let frames = harness.emitted.dropFirst(before).map {
             $0.frame.map { "\($0.type):\($0.code):\($0.value)" }.joined(separator: " ")
         }
         // ABS_MT_SLOT 0 (47), ABS_MT_TOOL_TYPE palm (55 = 2), SYN_REPORT; then tracking id -1 (57), the
-        // single-touch emulation following B (ABS_X 0, ABS_Y 1), SYN_REPORT.
-        #expect(frames == ["3:47:0 3:55:2 0:0:0 3:57:-1 3:0:3050 0:0:0"])
+        // single-touch emulation following B (ABS_X 0; B's y is A's), SYN_REPORT. B's 49 moves took it to x 3980.
+        #expect(frames == ["3:47:0 3:55:2 0:0:0 3:57:-1 3:0:3980 0:0:0"])
         #expect(harness.engine.virtualFingerCount(of: device) == 1)
     }
 
     @Test("the devices reply counts the device's stuck cancels; the hello does not carry the count")
     func devicesReplyCounts() throws {
         let (harness, device, client) = try setUp(Self.silent5s)
-        silentA(harness, device, bMovesUntil: 1_100_000)
+        silentA(harness, device, bMovesUntil: 5_900_000)
         harness.runTimers(until: Self.at(6_000_000))
         let reply = harness.request(#"{"op":"devices","id":"d"}"#, from: client)
         #expect(reply.last?.text.contains(#""stuck_cancels":1"#) == true)
@@ -186,5 +186,35 @@ struct StuckTouchTests {
         harness.runTimers(until: Self.at(1_000_000_000))
         #expect(harness[client].take().touches.ofType("cancel").isEmpty)
         #expect(harness.engine.nextDeadline == nil)
+    }
+}
+
+@Suite("Engine: stuck touches, what the silent rule leaves alone")
+struct StuckTouchSilenceTests {
+    typealias T = StuckTouchTests
+
+    @Test("two fingers put down together and held still: neither is cancelled, however long")
+    func twoStillFingers() throws {
+        let (harness, device, client) = try T().setUp(T.silent5s)
+        harness.feed(T.down(slot: 0, id: 10, x: 1000, y: 1000, at: 1_000_000), from: device)
+        harness.feed(T.down(slot: 1, id: 11, x: 3000, y: 1000, at: 1_010_000), from: device)
+        harness.runTimers(until: T.at(600_000_000))
+        #expect(harness[client].take().touches.ofType("cancel").isEmpty)
+        #expect(harness.engine.nextDeadline == nil)
+    }
+
+    @Test("another touch reporting only after the limit: the silent touch is cancelled with that report")
+    func reportAfterTheLimit() throws {
+        let (harness, device, client) = try T().setUp(T.silent5s)
+        harness.feed(T.down(slot: 0, id: 10, x: 1000, y: 1000, at: 1_000_000), from: device)
+        harness.feed(T.down(slot: 1, id: 11, x: 3000, y: 1000, at: 1_010_000), from: device)
+        harness.runTimers(until: T.at(9_000_000))
+        harness.feed(T.move(slot: 1, x: 3100, y: 1000, at: 10_000_000), from: device)
+        harness.runTimers(until: T.at(10_000_000))
+        let touches = harness[client].take().touches
+        #expect(touches.map { $0.type ?? "" } == ["down", "down", "move", "cancel"])
+        #expect(touches.last?.number("time_us") == 10_000_000)
+        #expect(touches.last?.number("slot") == 0)
+        #expect(harness.logged("it reported nothing for 9.000 s while other touches did").count == 1)
     }
 }
