@@ -218,3 +218,43 @@ struct StuckTouchSilenceTests {
         #expect(harness.logged("it reported nothing for 9.000 s while other touches did").count == 1)
     }
 }
+
+@Suite("Engine: stuck touches on protocol A")
+struct StuckContactReportTests {
+    /// One protocol A frame: each contact a position and `SYN_MT_REPORT`, then `SYN_REPORT`.
+    static func frame(_ contacts: [(Int32, Int32)], at time: Int64) -> [InputEvent] {
+        let script = EventScript(start: StuckTouchTests.at(time))
+        for (x, y) in contacts { script.position(x: x, y: y).contactReport() }
+        script.report()
+        return script.events
+    }
+
+    @Test("a contact listed unchanged while another moves is silent: cancelled at the limit, never reported again")
+    func unchangedContact() throws {
+        let harness = EngineHarness(scene: Fixtures.scene(StuckTouchTests.emptyScene))
+        var spec = DeviceSpec(
+            key: .named("event4"), node: "/dev/input/event4", description: TestDevices.contactReporter)
+        spec.filter = .off
+        spec.stuckTouches = StuckTouchTests.silent5s
+        let device = try harness.addDevice(spec)
+        let client = try harness.client()
+        try harness.subscribe(client, #""events":["touch"]"#)
+        // The ghost at (1000, 1000) in every frame; a finger from (6000, 3000) moving 10 units a frame.
+        var time: Int64 = 1_000_000
+        var x: Int32 = 6000
+        while time <= 7_000_000 {
+            harness.feed(Self.frame([(1000, 1000), (x, 3000)], at: time), from: device)
+            time += 100_000
+            x += 10
+        }
+        // The ghost leaves the list, and a new contact comes where it was.
+        harness.feed(Self.frame([(x, 3000)], at: 7_100_000), from: device)
+        harness.feed(Self.frame([(1000, 1000), (x, 3000)], at: 7_200_000), from: device)
+        let touches = harness[client].take().touches
+        let cancels = touches.ofType("cancel")
+        #expect(cancels.map { $0.number("time_us") } == [6_000_000])
+        #expect(touches.ofType("down").count == 3)
+        let ghost = touches.filter { $0.number("finger") == cancels.first?.number("finger") }
+        #expect(ghost.map { $0.type ?? "" } == ["down", "cancel"])
+    }
+}
