@@ -117,6 +117,7 @@ let package = Package(
             dependencies: [
                 "TouchCore", "TouchFormats", "TouchRecordingFiles", "TouchGestures", "TouchScene", "TouchWire",
                 "TouchEngine", "TouchDevice", "TouchDaemon", "TouchPosix", "TouchVersion", "TouchCalibration",
+                "TouchClient",
             ],
             swiftSettings: uncheckedExclusivity),
         .executableTarget(name: "touchd", dependencies: ["TouchdCLI", "TouchPosix"]),

@@ -162,6 +162,12 @@ struct ContactReportDecoder {
         return emitted
     }
 
+    /// Marks a live contact as one never reported again (matched on, so it keeps its identity until it lifts).
+    mutating func ignore(_ finger: FingerID) {
+        guard let index = live.firstIndex(where: { $0.finger == finger }) else { return }
+        live[index].ignored = true
+    }
+
     private static func lowestFreeSlot(in touches: [Live]) -> Int32 {
         var slot: Int32 = 0
         while touches.contains(where: { $0.slot == slot }) { slot += 1 }

@@ -18,6 +18,9 @@ public struct DecoderDiagnostics: Equatable, Sendable {
     public var palmsSuppressed = 0
     /// Of the palm cancels and suppressions, those by size (`TouchDecoder.Options.palmMajor`), not by tool.
     public var palmsBySize = 0
+    /// Touches the panel never lifted, cancelled by the stuck-touch rules (`StuckTouchPolicy`): ignored until
+    /// their tracking id ends.
+    public var stuckCancels = 0
     /// `SYN_DROPPED` events seen.
     public var syncDrops = 0
     /// Drops resolved from a state snapshot (`resync(to:at:)`).
@@ -46,6 +49,7 @@ public struct DecoderDiagnostics: Equatable, Sendable {
             ("palm cancels", palmCancels),
             ("palms suppressed", palmsSuppressed),
             ("palms by size", palmsBySize),
+            ("stuck touches cancelled", stuckCancels),
             ("SYN_DROPPED", syncDrops),
             ("snapshot resyncs", snapshotResyncs),
             ("blind resyncs", blindResyncs),

@@ -9,6 +9,7 @@
 /// | same id as T, not restarted    | —                            | `move` if any axis changed          |
 /// | new id, or T's id restarted    | `down` new                   | `up` T, then `down` new             |
 /// | tool turned MT_TOOL_PALM       | nothing (palm suppressed)    | `cancel` T; ignored until its lift  |
+/// | (T passed a stuck-touch limit) | —                            | `cancel` T; ignored until its lift  |
 ///
 /// Single-touch devices run through the same machine with one slot (see `TouchDecoder`).
 struct SlotDecoder {
@@ -30,7 +31,7 @@ struct SlotDecoder {
     }
 
     private(set) var slots: [Slot]
-    private var reported: [Reported?]
+    private(set) var reported: [Reported?]
     /// Per slot, the tracking id of a palm that consumers must not see (-1: none).
     private var ignoredTrackingID: [Int32]
     /// The slot that axis events address; -1 after an out-of-range `ABS_MT_SLOT`.
@@ -205,6 +206,13 @@ struct SlotDecoder {
         liveCount = 0
         changedSlots = 0
         return emitted
+    }
+
+    /// Forgets the touch reported in `slot`: its tracking id is ignored until it ends.
+    mutating func forget(slot index: Int, ignoring trackingID: Int32) {
+        reported[index] = nil
+        liveCount -= 1
+        ignoredTrackingID[index] = trackingID
     }
 
     /// A cancel for a palm by size says so with the tool (`MT_TOOL_PALM`): clients read why, and the virtual

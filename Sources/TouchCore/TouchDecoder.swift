@@ -14,25 +14,29 @@ public struct TouchDecoder {
         /// A touch whose major axis (`ABS_MT_TOUCH_MAJOR`, else `ABS_MT_WIDTH_MAJOR`) passes this, in device units,
         /// is a palm: cancelled if it was reported, never reported if it began so. Nil: no size limit.
         public var palmMajor: Int32?
+        /// When a touch the panel never lifts is cancelled (`StuckTouchPolicy`); off unless set.
+        public var stuckTouches = StuckTouchPolicy.off
 
         public init() {}
     }
 
     public let description: DeviceDescription
     public let touchProtocol: TouchProtocol
-    public private(set) var diagnostics = DecoderDiagnostics()
+    public internal(set) var diagnostics = DecoderDiagnostics()
     /// The latest event time seen. Time never goes back past the decoder: an event stamped earlier is treated
     /// as if stamped now (counted in `diagnostics.backwardTimes`), so finger events, the dispatcher and the
     /// gesture timers after it see non-decreasing time (docs/decoding.md).
     public private(set) var latestTime: EventTime?
 
-    private var slots: SlotDecoder
-    private var contacts: ContactReportDecoder
+    var slots: SlotDecoder
+    var contacts: ContactReportDecoder
     private var nextFinger: UInt32
     /// Single touch: the synthetic tracking id of the open contact, counted up per `BTN_TOUCH` press.
     private var singleTouchTrackingID: Int32 = 0
     private var droppingUntilReport = false
     private var awaitingResync = false
+    /// Nil when `Options.stuckTouches` is off: the decoder's path is then the same as without the rules.
+    var stuckWatch: StuckTouchWatch?
 
     public init(description: DeviceDescription, options: Options = Options()) {
         self.description = description
@@ -48,6 +52,9 @@ public struct TouchDecoder {
             maxJumpSquared: limitSquared.isNaN ? 0 : limitSquared >= 0x1p63 ? Int64.max : Int64(limitSquared))
         slots.palmMajor = options.palmMajor
         contacts.palmMajor = options.palmMajor
+        if !options.stuckTouches.isOff {
+            stuckWatch = StuckTouchWatch(policy: options.stuckTouches, description: description)
+        }
     }
 
     /// Touches consumers currently see as down.
@@ -76,7 +83,11 @@ public struct TouchDecoder {
         }
         switch event.type {
         case EventType.syn:
-            processSyn(event, into: &output)
+            if stuckWatch == nil {
+                processSyn(event, into: &output)
+            } else {
+                watchingStuckTouches(&output) { $0.processSyn(event, into: &$1) }
+            }
         case EventType.abs:
             processAbs(event)
         case EventType.key where event.code == KeyCode.touch:
@@ -91,6 +102,10 @@ public struct TouchDecoder {
     public mutating func resync(
         to snapshot: DeviceSnapshot, at time: EventTime, into output: inout some DecoderOutputSink
     ) {
+        if stuckWatch != nil {
+            watchingStuckTouches(&output) { $0.resync(to: snapshot, at: time, into: &$1) }
+            return
+        }
         let time = advanceTime(to: time, counting: false)
         droppingUntilReport = false
         awaitingResync = false
@@ -123,11 +138,12 @@ public struct TouchDecoder {
             ? contacts.cancelAll(at: time, into: &output)
             : slots.cancelAll(at: time, into: &output)
         if emitted { output.frameEnd(time) }
+        stuckWatch?.reset()
     }
 
     /// `time`, or the latest time seen when `time` is earlier. Only the stream's own times count as a quirk:
     /// a caller's resync or cancel time that lags an event's (the kernel stamped it first) is not the stream's.
-    private mutating func advanceTime(to time: EventTime, counting: Bool) -> EventTime {
+    mutating func advanceTime(to time: EventTime, counting: Bool) -> EventTime {
         if let latest = latestTime, time < latest {
             if counting { diagnostics.backwardTimes += 1 }
             return latest

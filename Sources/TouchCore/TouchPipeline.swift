@@ -77,6 +77,18 @@ public struct TouchPipeline {
         Self.run(&decoder, through: &stage, into: &output) { $0.cancelAll(at: time, into: &$1) }
     }
 
+    /// The earliest time a live touch passes a stuck-touch limit (`TouchDecoder.stuckDeadline()`).
+    public mutating func stuckDeadline() -> EventTime? { decoder.stuckDeadline() }
+
+    /// Cancels the touches past a stuck-touch limit at `time` (`TouchDecoder.cancelStuckTouches`).
+    public mutating func cancelStuckTouches(
+        at time: EventTime, into output: inout [PipelineOutput]
+    ) -> [StuckTouchCancel] {
+        var cancelled: [StuckTouchCancel] = []
+        Self.run(&decoder, through: &stage, into: &output) { cancelled = $0.cancelStuckTouches(at: time, into: &$1) }
+        return cancelled
+    }
+
     /// Runs `event` through the pipeline into `sink`, each output as it is found, in the order `process(_:into:)`
     /// would append them. (The array's own overloads are specialized here; a sink from another module runs the
     /// generic code.)

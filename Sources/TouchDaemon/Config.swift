@@ -66,6 +66,10 @@ public struct Config: Equatable, Sendable {
         /// Palm size threshold (`PalmSize`): millimetres where the major axis has a resolution, device units
         /// otherwise; a touch whose major axis passes it is cancelled as a palm. Nil: palms by tool only.
         public var palmSize: Double?
+        /// `stuckTouches.silentSeconds` and `motionlessSeconds` (0: that rule off); nil: the default
+        /// (`StuckTouchPolicy.standard`). `stuckTouchPolicy` is what they make.
+        public var stuckSilentSeconds: Double?
+        public var stuckMotionlessSeconds: Double?
 
         public init() {}
     }
@@ -116,6 +120,8 @@ public struct Config: Equatable, Sendable {
             merged.filter = rule.filter ?? merged.filter
             merged.target = rule.target ?? merged.target
             merged.palmSize = rule.palmSize ?? merged.palmSize
+            merged.stuckSilentSeconds = rule.stuckSilentSeconds ?? merged.stuckSilentSeconds
+            merged.stuckMotionlessSeconds = rule.stuckMotionlessSeconds ?? merged.stuckMotionlessSeconds
         }
         return merged
     }
@@ -256,6 +262,12 @@ public enum ConfigLoader {
         }
         rule.target = try mappingTarget(&fields, outputs: outputs)
         rule.palmSize = try palmSize(&fields)
+        if let stuck = fields.raw("stuckTouches") {
+            var stuckFields = try JSONObjectReader(stuck, path: fields.childPath("stuckTouches"))
+            rule.stuckSilentSeconds = try stuckLimit(&stuckFields, "silentSeconds")
+            rule.stuckMotionlessSeconds = try stuckLimit(&stuckFields, "motionlessSeconds")
+            try stuckFields.rejectUnknownKeys()
+        }
         try fields.rejectUnknownKeys()
         return rule
     }
@@ -338,5 +350,30 @@ extension ConfigLoader {
             )
         }
         return value
+    }
+}
+
+extension ConfigLoader {
+    /// A stuck-touch limit: 0 (that rule off), or 0.1 s to a day.
+    static func stuckLimit(_ fields: inout JSONObjectReader, _ key: String) throws(JSONFieldError) -> Double? {
+        guard let value = try fields.number(key) else { return nil }
+        guard value == 0 || (value >= 0.1 && value <= 86_400) else {
+            throw fields.error(
+                key, "expected 0 (off) or a number of seconds from 0.1 to 86400, found \(NumberText.text(value))")
+        }
+        return value
+    }
+}
+
+extension Config.DeviceRule {
+    /// The stuck-touch rules the device's settings give: each limit set here, else the default's.
+    public var stuckTouchPolicy: StuckTouchPolicy {
+        func limit(_ seconds: Double?, default standard: EventTime.Duration?) -> EventTime.Duration? {
+            guard let seconds else { return standard }
+            return seconds == 0 ? nil : EventTime.Duration(microseconds: Int64((seconds * 1_000_000).rounded()))
+        }
+        return StuckTouchPolicy(
+            silentLimit: limit(stuckSilentSeconds, default: StuckTouchPolicy.standard.silentLimit),
+            motionlessLimit: limit(stuckMotionlessSeconds, default: StuckTouchPolicy.standard.motionlessLimit))
     }
 }

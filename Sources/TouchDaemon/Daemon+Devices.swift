@@ -50,6 +50,7 @@ extension Daemon {
             name: description.name, node: device.node, vendor: description.id.vendor, product: description.id.product)
         spec.palmMajor = PalmSize.deviceUnits(rule.palmSize, on: description)
         if let units = spec.palmMajor { logger.info("\(device.node): palms above \(units) units of touch size") }
+        spec.stuckTouches = rule.stuckTouchPolicy
         guard let id = engine.addDevice(spec, at: now) else { return }
         do {
             // The handler holds the reader itself: no lookup of the device's record every wake-up, and the

@@ -44,9 +44,10 @@ extension Daemon {
         mapping.invertX = rule.invertX ?? false
         mapping.invertY = rule.invertY ?? false
         mapping.calibration = rule.calibration ?? .identity
-        let spec = DeviceSpec(
+        var spec = DeviceSpec(
             key: .numbered(prefix: "replay"), node: path, description: stream.info.description, mapping: mapping,
             filter: options.replayFilter)
+        spec.stuckTouches = rule.stuckTouchPolicy
         guard let device = engine.addDevice(spec, at: now) else {
             pump()
             throw ReplayError(path: path)

@@ -17,6 +17,8 @@ final class DeviceState {
     let forwards: Bool
     /// Fingers that found no free slot on the virtual touchscreen: logged at most once a second.
     var unforwardedLog = LogThrottle()
+    /// The stuck-touch rules are on: the per-event path looks at their deadline only then.
+    let watchesStuck: Bool
 
     init(tag: DeviceTag, spec: DeviceSpec, sceneSize: (Double, Double)) throws(CoordinateMapping.Error) {
         self.tag = tag
@@ -32,6 +34,8 @@ final class DeviceState {
         var decoderOptions = TouchDecoder.Options()
         decoderOptions.firstFingerID = UInt32(tag.index) << 24 + 1
         decoderOptions.palmMajor = spec.palmMajor
+        decoderOptions.stuckTouches = spec.stuckTouches
+        watchesStuck = !spec.stuckTouches.isOff
         pipeline = TouchPipeline(
             decoder: TouchDecoder(description: spec.description, options: decoderOptions),
             mapping: try CoordinateMapping(device: spec.description, settings: settings), filter: spec.filter)
@@ -175,7 +179,7 @@ extension Engine {
     /// `dispatchBuffer` for `broadcastDispatched`. The watcher is the only choice, made once a call: the daemon's
     /// usual device has none (`Unwatched`).
     @inline(__always)
-    private func run<Events: Collection<InputEvent>>(
+    func run<Events: Collection<InputEvent>>(
         _ events: Events, then end: StreamStep = .none, on device: DeviceState
     ) {
         if device.forwards || !settings.dispatches || output?.takesDecoded == true {
@@ -203,15 +207,24 @@ extension Engine {
         _ events: Events, then end: StreamStep, on device: DeviceState, into sink: inout DeviceSink<Watcher>
     ) {
         swap(&sink.events, &dispatchBuffer)
+        var stuckDue = device.watchesStuck ? device.pipeline.stuckDeadline() : nil
         for event in events {
+            if let due = stuckDue, due <= event.time {
+                cancelStuckTouches(of: device, upTo: event.time, into: &sink)
+                stuckDue = device.pipeline.stuckDeadline()
+            }
             if sink.watcher.dispatches, let deadline = dispatcher.nextDeadline, deadline <= event.time {
                 dispatcher.advance(to: event.time, into: &sink.events)
             }
             device.pipeline.process(event, handingTo: &sink)
             sink.watcher.endStep(of: device, in: self)
+            // Only a frame's end changes what the rules watch (a cancel of them all aside, which leaves nothing due).
+            if device.watchesStuck && event.type == EventType.syn { stuckDue = device.pipeline.stuckDeadline() }
         }
         switch end {
         case .none: break
+        case .cancelStuck(let time):
+            cancelStuckTouches(of: device, upTo: time, into: &sink)
         case .resync(let snapshot, let time):
             device.pipeline.resync(to: snapshot, at: time, into: &pipelineBuffer)
             sink.hand(&pipelineBuffer)
@@ -230,8 +243,10 @@ extension Engine {
 }
 
 /// A step of a device's pipeline that is not an input event: after a resync, or the end of its fingers.
-private enum StreamStep {
+enum StreamStep {
     case none
     case resync(DeviceSnapshot, at: EventTime)
     case cancel(at: EventTime)
+    /// The touches past a stuck-touch limit by then (`Engine+StuckTouches.swift`).
+    case cancelStuck(upTo: EventTime)
 }

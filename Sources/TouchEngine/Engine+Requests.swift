@@ -41,7 +41,7 @@ extension Engine {
             client.subscription = nil
             reply(ServerMessages.ok(id: id), to: client)
         case .devices:
-            let summaries = deviceSummaries
+            let summaries = deviceSummariesWithCounts
             reply(
                 ServerMessages.ok(id: id) { writer in
                     writer.beginArray("devices")

@@ -66,6 +66,8 @@ public final class Engine {
     var lastResumedClient = ClientID(0)
     /// The latest time an input carried: what a scene change or a cancel without its own time is stamped with.
     var now = EventTime.zero
+    /// Touches cancelled as stuck since the engine started, on every device (`Engine+StuckTouches.swift`).
+    public internal(set) var stuckTouchesCancelled = 0
     /// What the driver watches of the engine's work (`touchd replay`'s output, a test's observer); nil in the daemon.
     public var output: (any EngineOutput)?
     /// What the pipelines decoded while the output did not take it (`EngineOutput.takesDecoded`).
@@ -123,17 +125,20 @@ public final class Engine {
     /// Whether effects wait (the adapter loops until none do: flushing a client can serve its waiting requests).
     public var hasEffects: Bool { !effects.isEmpty }
 
-    /// The earliest time at which `advance(to:)` has work: a gesture timer, a withheld touch, an idle client, requests
-    /// deferred to the next turn (now).
+    /// The earliest time at which `advance(to:)` has work: a gesture timer, a withheld touch, a stuck touch's limit,
+    /// an idle client, requests deferred to the next turn (now).
     public var nextDeadline: EventTime? {
         let gestures = settings.dispatches ? dispatcher.nextDeadline : nil
         let deferred = hasDeferredRequests ? now : nil
-        return EventTime.earliest(EventTime.earliest(gestures, housekeepingDeadline), deferred)
+        let timers = EventTime.earliest(EventTime.earliest(gestures, housekeepingDeadline), deferred)
+        return EventTime.earliest(timers, stuckDeadline)
     }
 
-    /// Time has come to `time`: gesture timers that are due fire, and idle or stalled clients are closed.
+    /// Time has come to `time`: stuck touches past their limit are cancelled, gesture timers that are due fire, and
+    /// idle or stalled clients are closed.
     public func advance(to time: EventTime) {
         now = max(now, time)
+        cancelStuckTouches(upTo: time)
         if settings.dispatches {
             dispatcher.advance(to: time, into: &dispatchBuffer)
             takeBackFingers(at: time)
@@ -146,7 +151,8 @@ public final class Engine {
 
     /// systemd's STATUS= line: what `systemctl status touchd` shows.
     public var statusLine: String {
-        "\(devices.count) device(s), \(clients.count) client(s), scene version \(sceneVersion)"
+        let stuck = stuckTouchesCancelled > 0 ? ", \(stuckTouchesCancelled) stuck touch(es) cancelled" : ""
+        return "\(devices.count) device(s), \(clients.count) client(s), scene version \(sceneVersion)\(stuck)"
     }
 
     func reportStatus() { effects.append(.status(statusLine)) }

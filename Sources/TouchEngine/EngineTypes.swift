@@ -81,6 +81,8 @@ public struct DeviceSpec: Sendable {
     public var filter: JitterFilter
     /// The palm size threshold in device units (`PalmSize.deviceUnits`); nil: palms by tool only.
     public var palmMajor: Int32?
+    /// When a touch the panel never lifts is cancelled (`StuckTouchPolicy`); off unless set.
+    public var stuckTouches = StuckTouchPolicy.off
 
     public init(
         key: Key, node: String, description: DeviceDescription,

@@ -19,6 +19,8 @@ public enum ServerMessages {
         public var rotation = 0
         public var invertX = false
         public var invertY = false
+        /// Touches cancelled as stuck so far (the `devices` reply only: a hello or a device-added has none).
+        public var stuckCancels: Int?
 
         public init(
             key: String, name: String, node: String, slots: Int, touchProtocol: String, xAxis: AbsInfo? = nil,
@@ -156,6 +158,7 @@ public enum ServerMessages {
         if device.rotation != 0 { writer.field("rotate", device.rotation) }
         if device.invertX { writer.field("invert_x", true) }
         if device.invertY { writer.field("invert_y", true) }
+        if let stuckCancels = device.stuckCancels { writer.field("stuck_cancels", stuckCancels) }
         writer.endObject()
     }
 

@@ -39,7 +39,10 @@ public enum ListDevicesCommand {
             }
             let (connectors, problems) = DRMConnectors.read()
             out += MonitorListing.describe(connectors, problems: problems, outputs: config.outputs)
-            for info in devices { out += describe(info, config: config, connectors: connectors) + "\n" }
+            let stuckCancels = stuckCancelsFromDaemon(socketPath: config.socket.path)
+            for info in devices {
+                out += describe(info, config: config, connectors: connectors, stuckCancels: stuckCancels) + "\n"
+            }
             return printOutput(out, command: "list-devices", logger: logger)
         } catch {
             logger.error("list-devices: \(error)")
@@ -55,7 +58,9 @@ public enum ListDevicesCommand {
         return Config()
     }
 
-    static func describe(_ info: UdevInputDevice, config: Config, connectors: [DisplayConnector] = []) -> String {
+    static func describe(
+        _ info: UdevInputDevice, config: Config, connectors: [DisplayConnector] = [], stuckCancels: [String: Int] = [:]
+    ) -> String {
         let device: EvdevDevice
         do {
             device = try EvdevDevice(node: info.node)
@@ -99,6 +104,7 @@ public enum ListDevicesCommand {
             text += "  mapping: \(ControlEscaping.escaped(assignment.explanation))\n"
         }
         text += palmSizeLine(rule.palmSize, description: description)
+        if verdict.isTouchscreen { text += stuckTouchesLine(rule, cancelled: stuckCancels[info.node]) }
         return text
     }
 

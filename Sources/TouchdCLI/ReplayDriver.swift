@@ -88,9 +88,11 @@ public struct ReplayDriver {
             collects: settings.collectDispatched, deviceName: settings.deviceName)
         engine.output = output
         defer { engine.output = nil }
-        let spec = DeviceSpec(
+        var spec = DeviceSpec(
             key: .named(settings.deviceName), node: settings.deviceName, description: description,
             mapping: settings.mapping, mapsToScene: false, filter: settings.filter)
+        // The daemon's default, so that a replay shows what touchd run does with the recording.
+        spec.stuckTouches = .standard
         guard let device = engine.addDevice(spec, at: start ?? .zero) else {
             return output.summary
         }

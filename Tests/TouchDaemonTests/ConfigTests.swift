@@ -79,6 +79,23 @@ struct ConfigTests {
         #expect(none.rules(name: "x", node: "/dev/input/event1", vendor: 0, product: 0).filter == nil)
     }
 
+    @Test("stuckTouches: silent 5 s and motionless off by default; each limit from the last matching rule; 0 is off")
+    func stuckTouches() throws {
+        let config = try ConfigLoader.parse(
+            Array(
+                #"""
+                {"devices": [{"stuckTouches": {"motionlessSeconds": 120}},
+                             {"match": {"name": "big"}, "stuckTouches": {"silentSeconds": 0, "motionlessSeconds": 2.5}}]}
+                """#.utf8), file: "c.json")
+        let panel = config.rules(name: "panel", node: "/dev/input/event3", vendor: 1, product: 2).stuckTouchPolicy
+        #expect(panel.silentLimit == .milliseconds(5_000))
+        #expect(panel.motionlessLimit == .milliseconds(120_000))
+        let big = config.rules(name: "big", node: "/dev/input/event4", vendor: 1, product: 2).stuckTouchPolicy
+        #expect(big == StuckTouchPolicy(motionlessLimit: .milliseconds(2_500)))
+        let defaults = Config().rules(name: "panel", node: "/dev/input/event3", vendor: 1, product: 2)
+        #expect(defaults.stuckTouchPolicy == StuckTouchPolicy(silentLimit: .milliseconds(5_000)))
+    }
+
     @Test("an empty object is the default configuration")
     func empty() throws {
         #expect(try ConfigLoader.parse(Array("{}".utf8), file: "c.json") == Config())
@@ -151,6 +168,28 @@ struct ConfigTests {
             (
                 "{\"devices\": [{\"palmSize\": \"big\"}]}", 1, "devices[0].palmSize",
                 "expected a number, found string"
+            ),
+            (
+                "{\"devices\": [{\"stuckTouches\": {\"silentSeconds\": 0.05}}]}", 1,
+                "devices[0].stuckTouches.silentSeconds",
+                "expected 0 (off) or a number of seconds from 0.1 to 86400, found 0.05"
+            ),
+            (
+                "{\"devices\": [{\"stuckTouches\": {\n\"motionlessSeconds\": -1}}]}", 2,
+                "devices[0].stuckTouches.motionlessSeconds",
+                "expected 0 (off) or a number of seconds from 0.1 to 86400, found -1"
+            ),
+            (
+                "{\"devices\": [{\"stuckTouches\": {\"motionlessSeconds\": \"1 h\"}}]}", 1,
+                "devices[0].stuckTouches.motionlessSeconds", "expected a number, found string"
+            ),
+            (
+                "{\"devices\": [{\"stuckTouches\": {\"silent\": 5}}]}", 1, "devices[0].stuckTouches.silent",
+                "unknown key 'silent'"
+            ),
+            (
+                "{\"devices\": [{\n\n\"stuckTouches\": true}]}", 3, "devices[0].stuckTouches",
+                "expected an object, found boolean"
             ),
         ] as [(String, Int, String, String)])
     func errors(json: String, line: Int, path: String, message: String) throws {

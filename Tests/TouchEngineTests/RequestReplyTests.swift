@@ -53,7 +53,7 @@ struct RequestReplyTests {
         #expect(harness.engine.subscriberCount == 0)
     }
 
-    @Test("devices lists every device as the hello does, in index order")
+    @Test("devices lists every device as the hello does, in index order, each with its stuck-touch count")
     func devices() throws {
         let harness = EngineHarness()
         _ = try harness.addDevice(Fixtures.touchscreen(key: "event3"))
@@ -65,7 +65,17 @@ struct RequestReplyTests {
         let devices = try #require(reply["devices"]?.array)
         #expect(devices.map { $0["device"]?.string } == ["event3", "event7"])
         #expect(devices.map { $0["node"]?.string } == ["/dev/input/event3", "/dev/input/event7"])
-        #expect(reply["devices"] == hello["devices"])
+        #expect(devices.map { $0["stuck_cancels"]?.number } == [0, 0])
+        // The rest of each entry is the hello's.
+        let withoutCount = devices.map { device -> [String] in
+            guard case .object(let fields, _) = device else { return [] }
+            return fields.filter { $0.key != "stuck_cancels" }.map { "\($0.key)=\($0.value)" }
+        }
+        let helloDevices = try #require(hello["devices"]?.array).map { device -> [String] in
+            guard case .object(let fields, _) = device else { return [] }
+            return fields.map { "\($0.key)=\($0.value)" }
+        }
+        #expect(withoutCount == helloDevices)
     }
 
     @Test("get-scene returns the scene in the scene file's format")
