@@ -193,4 +193,26 @@ struct TakingFingersTests {
         harness.feed(third, from: device)
         #expect(harness.emitted.count == count)
     }
+
+    /// `replaceScene` emptied the list of gestures that take, as its arena's indices changed: a pinch carried over
+    /// mid-gesture (its region unchanged) no longer took the fingers that went down into it, and they reached the
+    /// compositor (found by reading the code in the attack on last round's work).
+    @Test("a scene replaced while a taken pinch lasts: the pinch carries over and still takes a finger landing in it")
+    func laterFingerAfterSceneReplace() throws {
+        let (harness, device, _) = try setUp()
+        let script = EventScript()
+        script.down(slot: 0, id: 1, x: 1000, y: 1000)
+        script.down(slot: 1, id: 2, x: 2000, y: 1000)
+        script.move(slot: 1, x: 2400, y: 1000)
+        harness.feed(script, from: device)
+        // A badge beside the browser: the browser's gestures are unchanged, so its recognizers carry over.
+        let withBadge = String(Self.sceneJSON.dropLast(2)) + #",{"id": "badge", "frame": [0, 0, 10, 10], "gestures": ["tap"]}]}"#
+        harness.engine.install(Fixtures.scene(withBadge), source: "test", at: harness.now)
+        #expect(harness.engine.scene.regions.map(\.id) == ["browser", "badge"])
+        let count = harness.emitted.count
+        let third = EventScript(start: harness.now + .milliseconds(10))
+        third.down(slot: 2, id: 3, x: 3000, y: 3000)
+        harness.feed(third, from: device)
+        #expect(harness.emitted.count == count, "\(frames(harness).suffix(harness.emitted.count - count))")
+    }
 }

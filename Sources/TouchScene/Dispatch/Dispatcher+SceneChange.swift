@@ -19,13 +19,16 @@ extension Dispatcher {
             reused[oldRegion.id] = members.map { oldArena.recognizers[$0] }
         }
         arena = makeArena(reusing: reused)
-        // Members are indices into the arena just replaced; a taken finger stays taken.
-        takingMembers.removeAll()
         linkRelations()
         var carried: [ObjectIdentifier: Int] = [:]
         for (position, recognizer) in arena.recognizers.enumerated() {
             carried[ObjectIdentifier(recognizer)] = position
         }
+        // Members are indices into the arena just replaced: a taking gesture carried over goes on taking the fingers
+        // that land in it, one not carried over takes no more; a taken finger stays taken.
+        let newMember = { (member: Int) in carried[ObjectIdentifier(oldArena.recognizers[member])] }
+        takingMembers = takingMembers.compactMap(newMember)
+        takesDue = takesDue.compactMap(newMember)
 
         for key in fingers.keys.sorted() {
             guard var state = fingers[key], !state.dead else { continue }
