@@ -206,7 +206,8 @@ struct TakingFingersTests {
         script.move(slot: 1, x: 2400, y: 1000)
         harness.feed(script, from: device)
         // A badge beside the browser: the browser's gestures are unchanged, so its recognizers carry over.
-        let withBadge = String(Self.sceneJSON.dropLast(2)) + #",{"id": "badge", "frame": [0, 0, 10, 10], "gestures": ["tap"]}]}"#
+        let badge = #"{"id": "badge", "frame": [0, 0, 10, 10], "gestures": ["tap"]}"#
+        let withBadge = String(Self.sceneJSON.dropLast(2)) + "," + badge + "]}"
         harness.engine.install(Fixtures.scene(withBadge), source: "test", at: harness.now)
         #expect(harness.engine.scene.regions.map(\.id) == ["browser", "badge"])
         let count = harness.emitted.count
