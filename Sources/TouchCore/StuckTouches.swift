@@ -60,6 +60,7 @@ public struct StuckTouchCancel: Equatable, Sendable {
 
 /// A device's live touches as the stuck-touch rules see them: fed every finger event the decoder hands on, it says
 /// when the next limit passes and which touches it ends.
+@usableFromInline
 struct StuckTouchWatch {
     struct Touch {
         var finger: FingerID
@@ -86,6 +87,7 @@ struct StuckTouchWatch {
         touches.reserveCapacity(16)
     }
 
+    @usableFromInline
     mutating func note(_ event: FingerEvent) {
         cachedDeadline = nil
         switch event.phase {
@@ -99,7 +101,8 @@ struct StuckTouchWatch {
             latestReport = event.time
             guard let index = touches.firstIndex(where: { $0.finger == event.finger }) else { return }
             touches[index].lastReport = event.time
-            if isMotion(from: touches[index], to: event.contact) {
+            // The anchor serves the motionless rule alone (off by default): without it no move is measured.
+            if policy.motionlessLimit != nil, isMotion(from: touches[index], to: event.contact) {
                 touches[index].anchorX = event.contact.x
                 touches[index].anchorY = event.contact.y
                 touches[index].anchoredAt = event.time
@@ -164,14 +167,25 @@ struct StuckTouchWatch {
 
 /// The decoder's sink while the rules watch: every finger event noted on its way to `output`. Made by
 /// `TouchDecoder.watchingStuckTouches` only, and used only inside it, while both pointers are valid.
+/// Inlinable, as `StagedOutput`: the engine specializes the decoder for its sinks, and a sink it cannot see into
+/// left the filter stage under it generic (the stuck-touch default cost 4 % more instructions in replay).
+@usableFromInline
 struct StuckWatchingSink<Output: DecoderOutputSink>: DecoderOutputSink {
-    let output: UnsafeMutablePointer<Output>
-    let watch: UnsafeMutablePointer<StuckTouchWatch>
+    @usableFromInline let output: UnsafeMutablePointer<Output>
+    @usableFromInline let watch: UnsafeMutablePointer<StuckTouchWatch>
 
+    @inlinable
+    init(output: UnsafeMutablePointer<Output>, watch: UnsafeMutablePointer<StuckTouchWatch>) {
+        self.output = output
+        self.watch = watch
+    }
+
+    @inlinable @inline(__always)
     mutating func finger(_ event: FingerEvent) {
         watch.pointee.note(event)
         output.pointee.finger(event)
     }
 
+    @inlinable @inline(__always)
     mutating func frameEnd(_ time: EventTime) { output.pointee.frameEnd(time) }
 }

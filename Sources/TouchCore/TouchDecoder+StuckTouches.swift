@@ -9,8 +9,7 @@ extension TouchDecoder {
     public mutating func cancelStuckTouches(
         at time: EventTime, into output: inout some DecoderOutputSink
     ) -> [StuckTouchCancel] {
-        guard var watch = stuckWatch else { return [] }
-        stuckWatch = nil
+        guard var watch = stuckWatch.take() else { return [] }
         let time = advanceTime(to: time, counting: false)
         let due = watch.takeDue(at: time)
         stuckWatch = watch
@@ -33,8 +32,7 @@ extension TouchDecoder {
         _ output: inout Output, _ body: (inout TouchDecoder, inout StuckWatchingSink<Output>) -> Void
     ) {
         // Moved out, so the watch's storage is not shared while it changes (no copy a frame).
-        guard var watch = stuckWatch else { return }
-        stuckWatch = nil
+        guard var watch = stuckWatch.take() else { return }
         withUnsafeMutablePointer(to: &output) { output in
             withUnsafeMutablePointer(to: &watch) { watch in
                 var sink = StuckWatchingSink(output: output, watch: watch)

@@ -37,6 +37,9 @@ public struct TouchDecoder {
     private var awaitingResync = false
     /// Nil when `Options.stuckTouches` is off: the decoder's path is then the same as without the rules.
     var stuckWatch: StuckTouchWatch?
+    /// Whether there is a `stuckWatch`, as a flag: testing the optional went through its value witness every frame.
+    /// (Inside `watchingStuckTouches` the watch is moved out while this stays true.)
+    let watchesStuck: Bool
 
     public init(description: DeviceDescription, options: Options = Options()) {
         self.description = description
@@ -52,7 +55,8 @@ public struct TouchDecoder {
             maxJumpSquared: limitSquared.isNaN ? 0 : limitSquared >= 0x1p63 ? Int64.max : Int64(limitSquared))
         slots.palmMajor = options.palmMajor
         contacts.palmMajor = options.palmMajor
-        if !options.stuckTouches.isOff {
+        watchesStuck = !options.stuckTouches.isOff
+        if watchesStuck {
             stuckWatch = StuckTouchWatch(policy: options.stuckTouches, description: description)
         }
     }
@@ -83,7 +87,7 @@ public struct TouchDecoder {
         }
         switch event.type {
         case EventType.syn:
-            if stuckWatch == nil {
+            if !watchesStuck {
                 processSyn(event, into: &output)
             } else {
                 watchingStuckTouches(&output) { $0.processSyn(event, into: &$1) }
@@ -102,6 +106,7 @@ public struct TouchDecoder {
     public mutating func resync(
         to snapshot: DeviceSnapshot, at time: EventTime, into output: inout some DecoderOutputSink
     ) {
+        // The optional, not the flag: the resync runs again inside with the watch moved out.
         if stuckWatch != nil {
             watchingStuckTouches(&output) { $0.resync(to: snapshot, at: time, into: &$1) }
             return
