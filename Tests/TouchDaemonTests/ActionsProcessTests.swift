@@ -8,10 +8,8 @@ import TouchTestKit
     import Glibc
 #endif
 
-private let touchdActions = DaemonProcess.root + "/.build/debug/touchd-actions"
-private let built =
-    FileManager.default.isExecutableFile(atPath: DaemonProcess.touchd)
-    && FileManager.default.isExecutableFile(atPath: touchdActions)
+private let touchdActions = DaemonProcess.touchdActions
+private let built = DaemonProcess.actionsBuilt
 
 /// touchd-actions against a real daemon replaying a real recording (issue 15): the right commands in the right
 /// order, a failing and a hanging command that do not stall the rest, a bad file refused, and its regions gone

@@ -11,6 +11,11 @@ final class DaemonProcess {
     static let root = SharedRecordings.repositoryRoot
     static let touchd = root + "/.build/debug/touchd"
     static let touchctl = root + "/.build/debug/touchctl"
+    static let touchdActions = root + "/.build/debug/touchd-actions"
+    /// touchd and touchd-actions are both built: the suites that run them together need both.
+    static let actionsBuilt =
+        FileManager.default.isExecutableFile(atPath: touchd)
+        && FileManager.default.isExecutableFile(atPath: touchdActions)
 
     let directory: String
     let socket: String

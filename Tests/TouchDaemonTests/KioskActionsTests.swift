@@ -6,10 +6,8 @@ import TouchTestKit
     import Glibc
 #endif
 
-private let touchdActions = DaemonProcess.root + "/.build/debug/touchd-actions"
-private let built =
-    FileManager.default.isExecutableFile(atPath: DaemonProcess.touchd)
-    && FileManager.default.isExecutableFile(atPath: touchdActions)
+private let touchdActions = DaemonProcess.touchdActions
+private let built = DaemonProcess.actionsBuilt
 
 /// docs/kiosk.md's recipes (b) and (c) end to end: touchd replaying a generated stream on the Nexus 4's description
 /// (1536 × 2560 units, the kiosk scenes' size), touchd-actions started on the recipe's actions file from

@@ -8,7 +8,7 @@ import TouchTestKit
 @Suite("Man pages", .enabled(if: FileManager.default.isExecutableFile(atPath: DaemonProcess.touchd)))
 struct ManPageTests {
     static let pages = DaemonProcess.root + "/docs/man/"
-    static let touchdActions = DaemonProcess.root + "/.build/debug/touchd-actions"
+    static let touchdActions = DaemonProcess.touchdActions
 
     /// The options named in a help text: words that start with one or two dashes and a letter.
     static func options(in text: String) -> Set<String> {
