@@ -6,7 +6,8 @@
 # then the virtual touchscreen of forwardUnclaimed read by libinput (Tests/vm/guest-uinput.sh; judged against the
 # recording on the host by Tests/vm/uinput-check.py), then two touchscreens on a two-output virtio-vga whose EDIDs
 # qemu makes, each mapped to its own monitor by "output": "auto" (Tests/vm/guest-outputs.sh);
-# then gestures taking their fingers back from libinput, and a palm by size cancelled (Tests/vm/guest-coexist.sh).
+# then gestures taking their fingers back from libinput, and a palm by size cancelled (Tests/vm/guest-coexist.sh);
+# last, the system calls a frame on the live path under strace (Tests/vm/guest-syscalls.sh: at most 3.2).
 # Skips, saying so, where the VM harness is absent (a user's checkout).
 # VM_GUESTS="deploy faults" runs only those guests.
 set -euo pipefail
@@ -28,6 +29,11 @@ command -v gcc >/dev/null || {
 command -v evemu-device >/dev/null || {
     sudo_cmd=(); [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
     DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends evemu-tools >/dev/null
+}
+# strace: the system-call guest counts the daemon's calls with it.
+command -v strace >/dev/null || {
+    sudo_cmd=(); [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+    DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends strace >/dev/null
 }
 swift build -c release --static-swift-stdlib --product touchd 2>&1 | tail -n 1
 swift build -c release --static-swift-stdlib --product touchctl 2>&1 | tail -n 1
@@ -99,7 +105,7 @@ awk '$3 == "0003" && $4 == "0035" { x = $5 + 0; moved = 1 }
         if (frames > 0 && moved) motions++
         frames++; moved = 0; lx = x; ly = y
     }' "$COEXIST/palm.events" > "$COEXIST/palm.expected"
-for mode in ${VM_GUESTS:-plain udev deploy faults uinput outputs coexist}; do
+for mode in ${VM_GUESTS:-plain udev deploy faults uinput outputs coexist syscalls}; do
     extra=()
     if [ "$mode" = udev ] || [ "$mode" = deploy ] || [ "$mode" = uinput ] || [ "$mode" = coexist ]; then
         extra=(--udev)
@@ -132,11 +138,17 @@ for mode in ${VM_GUESTS:-plain udev deploy faults uinput outputs coexist}; do
         script=/vm/guest-coexist.sh
         files=(-f "$COEXIST:/touchd" -b /usr/libexec/libinput/libinput-debug-events
             -f /usr/share/libinput:/usr/share/libinput)
+    elif [ "$mode" = syscalls ]; then
+        script=/vm/guest-syscalls.sh
+        files=(-f "$UINPUT:/touchd" -b strace)
     fi
+    arguments=("$mode")
+    # The system-call guest takes the binaries to measure: the touchd built here, on the guest's PATH.
+    [ "$mode" = syscalls ] && arguments=(touchd)
     echo "---- real kernel, $mode"
     if bash "$VMRUN" -q -t 300 -o "$OUT/$mode" "${extra[@]}" \
         -b "$(pwd)/.build/release/touchd" -b "$(pwd)/.build/release/touchctl" -b "$HARNESS" -b evemu-device -b evemu-play \
-        -f "$(pwd)/Tests/vm:/vm" "${files[@]}" -- "$script" "$mode"; then
+        -f "$(pwd)/Tests/vm:/vm" "${files[@]}" -- "$script" "${arguments[@]}"; then
         grep -E '^(PASS|FAIL)' "$OUT/$mode/stdout" || true
         if [ "$mode" = uinput ]; then uinput_check || status=1; fi
     else
