@@ -172,7 +172,8 @@ let package = Package(
                 "TouchTestKit",
             ]),
         .testTarget(name: "TouchPosixTests", dependencies: ["TouchPosix"]),
-        .testTarget(name: "TouchViewTests", dependencies: ["TouchView", "TouchClient", "TouchJSON", "TouchScene"]),
+        .testTarget(
+            name: "TouchViewTests", dependencies: ["TouchView", "TouchClient", "TouchCore", "TouchJSON", "TouchScene"]),
         .testTarget(
             name: "TouchWireTests",
             dependencies: ["TouchWire", "TouchJSON", "TouchScene", "TouchGestures", "TouchCore"]),
