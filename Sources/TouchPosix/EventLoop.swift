@@ -189,30 +189,3 @@ public final class LoopTimer {
         _ = touchd_timerfd_arm(fd, monotonicMicroseconds.map { max($0, 1) } ?? 0)
     }
 }
-
-/// Signals delivered through a signalfd in the loop instead of asynchronous handlers.
-public final class SignalSource {
-    private let fd: Int32
-    private var token: UInt64 = 0
-    /// Weak, as `LoopTimer`'s: a source released before its loop deregisters its handler.
-    private weak var loop: EventLoop?
-
-    public init(loop: EventLoop, signals: [Int32], handler: @escaping (Int32) -> Void) throws(SystemError) {
-        fd = signals.withUnsafeBufferPointer { touchd_signalfd_create($0.baseAddress, Int32($0.count)) }
-        guard fd >= 0 else { throw SystemError("signalfd") }
-        self.loop = loop
-        let descriptor = fd
-        token = try loop.register(fd, for: .readable) { _ in
-            while true {
-                let signal = touchd_signalfd_read(descriptor)
-                guard signal > 0 else { break }
-                handler(signal)
-            }
-        }
-    }
-
-    deinit {
-        loop?.deregister(token)
-        Posix.close(fd)
-    }
-}
