@@ -48,7 +48,8 @@ public final class EventLoop {
     private var registrations: UInt64 = 0
     public private(set) var isRunning = false
     private var stopRequested = false
-    /// Wake-ups that dispatched at least one handler (for the idle measurement of issue 6).
+    /// Wake-ups that dispatched at least one handler: touchd-bench's idle row counts them (an idle daemon must not
+    /// wake).
     public private(set) var wakeups = 0
     /// `epoll_wait`'s output, kept for the loop's life rather than allocated for every wake-up.
     private let readyCapacity = 64
