@@ -88,7 +88,7 @@ let package = Package(
             dependencies: ["TouchCore", "TouchJSON", "TouchGestures", "TouchScene", "TouchWire"],
             swiftSettings: uncheckedExclusivity),
 
-        // Calibration's arithmetic and text (issue 27): the fit, target places, mis-tap checks and the rule edit,
+        // Calibration's arithmetic and text: the fit, target places, mis-tap checks and the rule edit,
         // shared by `touchd calibrate` and `touchctl calibrate`.
         .target(name: "TouchCalibration", dependencies: ["TouchCore", "TouchJSON"]),
 
@@ -127,7 +127,7 @@ let package = Package(
                 "TouchClient", "TouchJSON", "TouchPosix", "TouchScene", "TouchView", "TouchVersion", "TouchCalibration",
                 "TouchCore",
             ]),
-        // Gestures to commands in the user's session (issue 15, docs/actions.md): the logic in a library, so the
+        // Gestures to commands in the user's session (docs/actions.md): the logic in a library, so the
         // file's validation, the matcher and the command pool are tested without a process.
         .target(
             name: "TouchActions",
@@ -135,7 +135,7 @@ let package = Package(
         .executableTarget(
             name: "touchd-actions", dependencies: ["TouchActions", "TouchClient", "TouchPosix", "TouchVersion"]),
 
-        // Benchmarks (issue 6): release builds, printed figures; CAllocCounter counts heap allocations.
+        // Benchmarks (docs/performance.md): release builds, printed figures; CAllocCounter counts heap allocations.
         .target(name: "CAllocCounter"),
         .executableTarget(
             name: "touchd-bench",
@@ -172,7 +172,8 @@ let package = Package(
                 "TouchTestKit",
             ]),
         .testTarget(name: "TouchPosixTests", dependencies: ["TouchPosix"]),
-        .testTarget(name: "TouchViewTests", dependencies: ["TouchView", "TouchClient", "TouchJSON", "TouchScene"]),
+        .testTarget(
+            name: "TouchViewTests", dependencies: ["TouchView", "TouchClient", "TouchCore", "TouchJSON", "TouchScene"]),
         .testTarget(
             name: "TouchWireTests",
             dependencies: ["TouchWire", "TouchJSON", "TouchScene", "TouchGestures", "TouchCore"]),

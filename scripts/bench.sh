@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The benchmarks of docs/performance.md (the table of issue 13), in release builds, printed as one table with each
+# The benchmarks of docs/performance.md (its Results table), in release builds, printed as one table with each
 # target and whether it is met.
 #   scripts/bench.sh            full run, rows 1-3 and 5-8 (about 3 minutes here, builds aside)
 #   scripts/bench.sh --smoke    small sizes, no callgrind, no VM: CI runs this so the benchmarks keep working (10 s)
@@ -262,7 +262,7 @@ row 8 "replay cost per touch, $GESTURES_MAX gestures on its region" \
     "$per_touch ms ($(awk -v f="$best_few" -v m="$best_many" 'BEGIN{printf "5 taps %.0f ms, 105 taps %.0f ms", f * 1000, m * 1000}'))" \
     "<= 10 ms" "$(verdict "$per_touch <= 10")"
 
-# 9-11. One client against everyone's touches (issue 24): a subscriber reads a 100 Hz replay's touches while a client
+# 9-11. One client against everyone's touches: a subscriber reads a 100 Hz replay's touches while a client
 # pipelines 10,000 update-region requests on a 10,000-region scene (9), or a client without the scene permission
 # floods 230 kB set-scenes (10); the worst delay of a touch against its due time, then SIGTERM during the attack (11).
 STALL_REGIONS=10000; STALL_SECONDS=3
@@ -287,7 +287,8 @@ done
 e=$("$BENCH" refused-scenes 6000 20)
 row "" "refused 230 kB set-scene in process" "$(echo "$e" | awk '{printf "mean %.2f ms, longest turn %.2f ms", $6 / 1000, $10 / 1000}')" "" ""
 
-# More figures, without targets: the decoder alone, hit tests, fan-out to fewer clients, and the old 100-thread client.
+# More figures, without targets: the decoder alone, hit tests, fan-out to fewer clients, and row 6's clients read by
+# a thread each (what a reader thread per client costs beside row 6's one epoll reader).
 d=$("$BENCH" decoder "$WORK/looped.raw" "$WORK/looped.evemu")
 row "" "decoder alone" "$(echo "$d" | awk '{printf "%.1f M events/s, %s ns/event, %s allocations/frame", $6 / 1e6, $8, $10}')" "" ""
 while read -r line; do
@@ -307,7 +308,7 @@ if [ $SMOKE = 0 ]; then
         row "" "row 6, daemon and reader SCHED_FIFO (chrt -f 10)" "${f%%$'\t'*}" "" ""
     fi
     f=$("$BENCH" fanout "$TOUCHD" 100 240 "$FANOUT_SECONDS")
-    row "" "100 clients, a reader thread each (before)" \
+    row "" "100 clients, a reader thread each" \
         "$(echo "$f" | awk '{printf "lost %s of %s; p50 %s us, p99 %s us; CPU daemon %s %%, readers %s %%", $9, $5, $12, $15, $18, $21}')" "" ""
 fi
 

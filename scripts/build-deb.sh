@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the Debian packages from this checkout (issue 28, docs/deployment.md "Deploy"):
+# Builds the Debian packages from this checkout (docs/deployment.md "Deploy"):
 #   scripts/build-deb.sh          ->  dist/touchd_<version>_<arch>.deb  dist/python3-touchd_<version>_all.deb
 # debian/ is an ordinary debhelper package (dh_installsystemd, dh_installsysusers, dh_shlibdeps write the maintainer
 # scripts and Depends); this runs its build and binary targets, as dpkg-buildpackage -b would, but puts the packages

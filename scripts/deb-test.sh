@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The Debian package as a user gets it (issue 28): builds it (scripts/build-deb.sh), lints it, then boots a clean
+# The Debian package as a user gets it: builds it (scripts/build-deb.sh), lints it, then boots a clean
 # Debian 12 root (debootstrap --variant=minbase from the mirror apt uses here, no Swift in it) with systemd as PID 1
 # (systemd-nspawn -b), where Tests/deb/in-container.sh runs `apt install ./touchd_*.deb` and the checks a deployer
 # relies on: socket activation, a touchd member's ping and monitor against a replaying touchd, man pages, bash

@@ -17,7 +17,7 @@ for the same stream on a real kernel. For each output it prints:
   moves/s   move events per second of the recording (first to last finger event).
 
 With `--require-parity MODE` (and `--libinput`), the exit status is 1 unless MODE's jitter and lag are each at
-most libinput's plus TOLERANCE device units (issue 14: less jitter than libinput at equal or smaller lag), where
+most libinput's plus TOLERANCE device units (the aim: less jitter than libinput at equal or smaller lag), where
 both have samples (one without where the other has some fails): a regression of the default filter fails the
 run that measures it.
 

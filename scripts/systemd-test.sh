@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The shipped units under a real systemd as PID 1 (issue 11): boots this machine's own tree in systemd-nspawn
+# The shipped units under a real systemd as PID 1: boots this machine's own tree in systemd-nspawn
 # (--volatile=yes: a tmpfs root with the host's /usr read-only, nothing lasts), with touchd installed by
 # scripts/install.sh into a DESTDIR that is laid over /usr, its configuration in /etc/touchd, and a drop-in that
 # only swaps ExecStart for `touchd run --replay` of the demo recording (no input devices exist here; every

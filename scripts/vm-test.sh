@@ -46,7 +46,7 @@ STAGE=$(mktemp -d /tmp/touchd-stage.XXXXXX)
 cp -r config/demo "$STAGE/demo"
 cp -r config "$STAGE/config"
 cp -r systemd "$STAGE/systemd"
-# The deployment guest's timing check (issue 16): an evemu-record file of a real touchscreen.
+# The deployment guest's timing check: an evemu-record file of a real touchscreen.
 cp ../shared/recordings/tslib/evemu_maxtouch_rec_skip "$STAGE/held-out.evemu"
 # The faults guest: the Nexus 4 recording cut where three fingers are down (at a frame boundary past 55 %).
 FAULTS=$(mktemp -d /tmp/touchd-faults.XXXXXX)
@@ -71,7 +71,7 @@ awk 'BEGIN {
         printf "%s 0000 0000 0\n", at
     }
 }' > "$FAULTS/held.events"
-# The uinput guest (issue 14 part 2): the whole Nexus 4 recording, and the same cut for SYN_DROPPED and unplug.
+# The uinput guest: the whole Nexus 4 recording, and the same cut for SYN_DROPPED and unplug.
 UINPUT=$(mktemp -d /tmp/touchd-uinput.XXXXXX)
 cp "$N4/n4.desc" "$N4/n4.events" "$FAULTS/n4-cut.events" systemd/60-touchd.rules "$UINPUT/"
 # The uinput guest's part A is judged here, against the recording (Tests/vm/uinput-check.py); its lines join the
@@ -87,7 +87,7 @@ uinput_check() {
 # The outputs guest: two touchscreens the sizes of qemu's two outputs, with the config and scene of their layout.
 OUTPUTS=$(mktemp -d /tmp/touchd-outputs.XXXXXX)
 sh Tests/vm/make-outputs-devices.sh "$OUTPUTS"
-# The coexistence guest (issue 26): the Nexus 4's description and the kiosk scene of docs/kiosk.md (a).
+# The coexistence guest: the Nexus 4's description and the kiosk scene of docs/kiosk.md (a).
 COEXIST=$(mktemp -d /tmp/touchd-coexist.XXXXXX)
 cp "$N4/n4.desc" config/kiosk/browser.json "$COEXIST/"
 # And a palm by size (palmSize 4 in Tests/vm/coexist/config.json): the Nexus 4 recording's first touch, up to the
@@ -110,7 +110,7 @@ for mode in ${VM_GUESTS:-plain udev deploy faults uinput outputs coexist syscall
     if [ "$mode" = udev ] || [ "$mode" = deploy ] || [ "$mode" = uinput ] || [ "$mode" = coexist ]; then
         extra=(--udev)
     fi
-    # The deployment guest measures the gaps evemu-play leaves between frames (issue 16) on a virtual clock that
+    # The deployment guest measures the gaps evemu-play leaves between frames on a virtual clock that
     # counts guest instructions: on the wall clock, TCG's sleeps overshoot by 0.2-6 ms when the host is busy.
     if [ "$mode" = deploy ]; then extra+=(--accel tcg --qemu-arg -icount --qemu-arg shift=0,sleep=off); fi
     # virtio-vga with two outputs, qemu's EDID on each; `video=Virtual-2:e` turns the second on (qemu enables only

@@ -74,7 +74,6 @@ int touchd_signalfd_create(const int *signals, int count) {
     sigset_t mask;
     sigemptyset(&mask);
     for (int i = 0; i < count; i++) sigaddset(&mask, signals[i]);
-    if (sigprocmask(SIG_BLOCK, &mask, NULL) != 0) return -1;
     return signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
 }
 

@@ -6,7 +6,7 @@ import TouchPosix
 
 /// Carries out the pool's decisions with real processes: starts commands (posix_spawn, no shell of its own), each
 /// leading a process group of its own, and follows each group until none of it is left. This process is a child
-/// subreaper (`ProcessGroups.adoptOrphans`), so a command's processes orphaned by their parent are reparented here
+/// subreaper (`Posix.becomeChildSubreaper`), so a command's processes orphaned by their parent are reparented here
 /// and reaped here; after each reap, groups whose leader has ended are looked at (kill(-group, 0)), and one that
 /// is empty frees its place. The timeout's and the stop's signals go to the whole group. Logs each start, end,
 /// exit status, timeout and drop. Never waits for a command: children are reaped when SIGCHLD arrives (`reap`),
@@ -29,9 +29,10 @@ public final class CommandRunner {
         baseEnvironment = environment.filter { !$0.hasPrefix("TOUCHD_") || $0.hasPrefix("TOUCHD_SOCKET=") }
     }
 
-    /// Makes this process the one its commands' orphans are reparented to; before the first command starts.
+    /// Makes this process the one its commands' orphans are reparented to; before the first command starts. Nothing
+    /// a command started is then left behind as another's child while touchd-actions runs.
     public func adoptOrphans() throws(SystemError) {
-        try ProcessGroups.adoptOrphans()
+        try Posix.becomeChildSubreaper()
     }
 
     /// The job for a rule fired by an event.
@@ -65,7 +66,7 @@ public final class CommandRunner {
     /// The loop's timer fired (or any time): groups that have emptied end, timeouts that are due fire.
     public func advance() {
         for group in pool.lingering {
-            guard !ProcessGroups.hasMember(group) else {
+            guard !Posix.processGroupHasMember(group) else {
                 pool.groupOutlivedLeader(group)
                 continue
             }
@@ -93,7 +94,7 @@ public final class CommandRunner {
             reap()
             guard !pool.running.isEmpty else { break }
             // Children end at their own pace: a short sleep between looks (this process is exiting; no event waits).
-            usleep(10_000)
+            Posix.sleep(microseconds: 10_000)
         }
     }
 

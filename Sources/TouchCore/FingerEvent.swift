@@ -76,7 +76,7 @@ public struct ContactState: Equatable, Hashable, Sendable {
     }
 
     /// Stores a multitouch axis value; returns whether the code is one this type keeps.
-    // Always inlined: the decoder stores one for most input events, and the call cost as much as the switch.
+    // Always inlined: the decoder stores one for most input events, and a call would cost as much as the switch.
     @inline(__always)
     @discardableResult
     public mutating func setMultitouchAxis(_ code: UInt16, _ value: Int32) -> Bool {

@@ -49,8 +49,8 @@ struct SlotDecoder {
         ignoredTrackingID = Array(repeating: -1, count: slotCount)
     }
 
-    /// The touches reported and not ended: kept as `reported` changes, where counting it walked every slot (about
-    /// 100 instructions on a ten-slot panel, once a frame for `touchd replay`'s summary).
+    /// The touches reported and not ended: kept as `reported` changes, so that `touchd replay`'s summary, which asks
+    /// once a frame, does not walk every slot (about 100 instructions a frame on a ten-slot panel).
     private(set) var liveCount = 0
 
     /// The finger reported for `slot`, if any.
@@ -83,7 +83,7 @@ struct SlotDecoder {
         changedSlots |= 1 << UInt64(currentSlot)
     }
 
-    // Always inlined into the decoder's switch: most input events are one of these, and the call's frame cost
+    // Always inlined into the decoder's switch: most input events are one of these, and a call's frame would cost
     // about a quarter of the whole.
     @inline(__always)
     mutating func setAxis(_ code: UInt16, _ value: Int32) {

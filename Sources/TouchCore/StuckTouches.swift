@@ -167,8 +167,8 @@ struct StuckTouchWatch {
 
 /// The decoder's sink while the rules watch: every finger event noted on its way to `output`. Made by
 /// `TouchDecoder.watchingStuckTouches` only, and used only inside it, while both pointers are valid.
-/// Inlinable, as `StagedOutput`: the engine specializes the decoder for its sinks, and a sink it cannot see into
-/// left the filter stage under it generic (the stuck-touch default cost 4 % more instructions in replay).
+/// Inlinable, as `StagedOutput`: the engine specializes the decoder for its sinks, and under a sink it cannot see
+/// into, the filter stage would run generic (docs/performance.md, "The stuck-touch rules' cost").
 @usableFromInline
 struct StuckWatchingSink<Output: DecoderOutputSink>: DecoderOutputSink {
     @usableFromInline let output: UnsafeMutablePointer<Output>

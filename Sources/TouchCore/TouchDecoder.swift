@@ -192,8 +192,8 @@ public struct TouchDecoder {
         }
     }
 
-    // Always inlined into `process`: most input events are absolute axes, and the call's frame (saving the
-    // registers the switch uses) cost about a third of the work.
+    // Always inlined into `process`: most input events are absolute axes, and a call's frame (saving the
+    // registers the switch uses) would cost about a third of the work.
     @inline(__always)
     private mutating func processAbs(_ event: InputEvent) {
         switch touchProtocol {

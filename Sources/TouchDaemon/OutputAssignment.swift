@@ -20,12 +20,12 @@ public struct OutputAssignment: Equatable, Sendable {
         case nil:
             return OutputAssignment(region: nil, explanation: "the whole scene", undecided: false)
         case .region(let region):
-            return OutputAssignment(region: region, explanation: "mapTo \(region)", undecided: false)
+            return OutputAssignment(region: region, explanation: "mapTo \(region.commaSeparated)", undecided: false)
         case .output(let name):
             let region = outputs[name]
             let state = connectors.first { $0.name == name }.map { $0.connected ? "" : ", not connected now" } ?? ""
             return OutputAssignment(
-                region: region, explanation: "output \(name) at \(region.map(\.description) ?? "?")\(state)",
+                region: region, explanation: "output \(name) at \(region.map(\.commaSeparated) ?? "?")\(state)",
                 undecided: false)
         case .automatic:
             let candidates = outputs.isEmpty ? connectors : connectors.filter { outputs[$0.name] != nil }
@@ -43,7 +43,7 @@ public struct OutputAssignment: Equatable, Sendable {
                     undecided: false)
             }
             return OutputAssignment(
-                region: region, explanation: "output \(name) at \(region) (auto: \(choice.explanation))",
+                region: region, explanation: "output \(name) at \(region.commaSeparated) (auto: \(choice.explanation))",
                 undecided: false)
         }
     }

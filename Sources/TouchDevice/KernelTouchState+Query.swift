@@ -1,10 +1,5 @@
-import CShims
 import TouchCore
 import TouchPosix
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 extension KernelTouchState {
     /// Asks the kernel for the device's touch state now: one EVIOCGMTSLOTS an MT axis the device has and
@@ -12,28 +7,16 @@ extension KernelTouchState {
     public static func query(_ fd: Int32, description: DeviceDescription) throws(SystemError) -> KernelTouchState {
         let codes = description.codes[EventType.abs] ?? []
         if hasSlots(description) {
-            let count = description.slotCount
             var values: [UInt16: [Int32]] = [:]
             for code in slotAxes(of: description) {
-                var axis = [Int32](repeating: 0, count: count)
-                let status = axis.withUnsafeMutableBufferPointer {
-                    touchd_evdev_mt_slots(fd, UInt32(code), $0.baseAddress, Int32(count))
-                }
-                guard status == 0 else { throw SystemError("EVIOCGMTSLOTS") }
-                values[code] = axis
+                values[code] = try Posix.slotValues(fd, code: code, count: description.slotCount)
             }
-            return .slots(values: values, current: try absValue(fd, AbsCode.mtSlot))
+            return .slots(values: values, current: try Posix.absValue(fd, code: AbsCode.mtSlot))
         }
-        let pressure = codes.contains(AbsCode.pressure) ? try absValue(fd, AbsCode.pressure) : nil
-        let touching = touchd_evdev_key_down(fd, UInt32(KeyCode.touch))
-        guard touching >= 0 else { throw SystemError("EVIOCGKEY") }
+        let pressure = codes.contains(AbsCode.pressure) ? try Posix.absValue(fd, code: AbsCode.pressure) : nil
+        let touching = try Posix.isKeyDown(fd, code: KeyCode.touch)
         return .single(
-            x: try absValue(fd, AbsCode.x), y: try absValue(fd, AbsCode.y), pressure: pressure, touching: touching == 1)
-    }
-
-    private static func absValue(_ fd: Int32, _ code: UInt16) throws(SystemError) -> Int32 {
-        var value: Int32 = 0
-        guard touchd_evdev_abs_value(fd, UInt32(code), &value) == 0 else { throw SystemError("EVIOCGABS") }
-        return value
+            x: try Posix.absValue(fd, code: AbsCode.x), y: try Posix.absValue(fd, code: AbsCode.y),
+            pressure: pressure, touching: touching)
     }
 }

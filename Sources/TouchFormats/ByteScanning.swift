@@ -150,7 +150,7 @@ enum NumberParsing {
             micros *= 10
             digits += 1
         }
-        // Seconds beyond what 64-bit microseconds hold are a bad number, not a crash (found by fuzzing).
+        // Seconds beyond what 64-bit microseconds hold are a bad number, not a crash (the fuzz targets feed them).
         return EventTime.checked(seconds: seconds, microseconds: micros)?.microseconds
     }
 }

@@ -25,7 +25,7 @@ public enum RawEventReader {
             let type = UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 16, as: UInt16.self))
             let code = UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 18, as: UInt16.self))
             let value = Int32(littleEndian: raw.loadUnaligned(fromByteOffset: offset + 20, as: Int32.self))
-            // A time beyond 64-bit microseconds is garbage, not a crash (found by fuzzing).
+            // A time beyond 64-bit microseconds is garbage, not a crash (the fuzz targets feed such times).
             guard let time = EventTime.checked(seconds: seconds, microseconds: micros) else {
                 return offset / recordSize + 1
             }

@@ -1,9 +1,5 @@
 import CShims
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// What a registered descriptor is ready for.
 public struct Readiness: OptionSet, Sendable {
     public let rawValue: UInt32
@@ -52,7 +48,8 @@ public final class EventLoop {
     private var registrations: UInt64 = 0
     public private(set) var isRunning = false
     private var stopRequested = false
-    /// Wake-ups that dispatched at least one handler (for the idle measurement of issue 6).
+    /// Wake-ups that dispatched at least one handler: touchd-bench's idle row counts them (an idle daemon must not
+    /// wake).
     public private(set) var wakeups = 0
     /// `epoll_wait`'s output, kept for the loop's life rather than allocated for every wake-up.
     private let readyCapacity = 64
@@ -60,8 +57,7 @@ public final class EventLoop {
     private var isDispatching = false
 
     public init() throws(SystemError) {
-        epollFD = touchd_epoll_create()
-        guard epollFD >= 0 else { throw SystemError("epoll_create1") }
+        epollFD = try Posix.epollCreate()
         ready = .allocate(capacity: readyCapacity)
     }
 
@@ -77,9 +73,7 @@ public final class EventLoop {
         let slot = freeSlots.last ?? slots.count
         registrations += 1
         let token = registrations << 32 | UInt64(slot)
-        guard touchd_epoll_control(epollFD, touchd_epoll_ctl_add, fd, interest.epollEvents, token) == 0 else {
-            throw SystemError("epoll_ctl ADD", subject: "fd \(fd)")
-        }
+        try Posix.epollAdd(epollFD, fd, events: interest.epollEvents, token: token)
         let registration = Registration(fd: fd, token: token, handler: handler)
         if slot == slots.count {
             slots.append(registration)
@@ -92,16 +86,14 @@ public final class EventLoop {
 
     public func modify(_ token: UInt64, interest: Readiness) throws(SystemError) {
         guard let entry = registration(token) else { return }
-        guard touchd_epoll_control(epollFD, touchd_epoll_ctl_mod, entry.fd, interest.epollEvents, token) == 0 else {
-            throw SystemError("epoll_ctl MOD", subject: "fd \(entry.fd)")
-        }
+        try Posix.epollModify(epollFD, entry.fd, events: interest.epollEvents, token: token)
     }
 
     /// Stops watching; the caller still owns (and closes) the descriptor. The descriptor leaves the epoll set before
     /// the handler is released: a handler may hold what owns (and closes) it.
     public func deregister(_ token: UInt64) {
         guard let entry = registration(token) else { return }
-        _ = touchd_epoll_control(epollFD, touchd_epoll_ctl_del, entry.fd, 0, token)
+        Posix.epollRemove(epollFD, entry.fd, token: token)
         let slot = Self.slot(of: token)
         slots[slot] = nil
         freeSlots.append(slot)
@@ -141,19 +133,16 @@ public final class EventLoop {
             isDispatching = nested
             if nested { events.deallocate() }
         }
-        let count = touchd_epoll_wait(epollFD, events, Int32(readyCapacity), timeoutMilliseconds)
-        if count < 0 {
-            if errno == EINTR { return 0 }
-            throw SystemError("epoll_wait")
-        }
+        let count = try Posix.epollWait(
+            epollFD, into: events, capacity: Int32(readyCapacity), timeoutMilliseconds: timeoutMilliseconds)
         if count > 0 { wakeups += 1 }
-        for index in 0..<Int(count) {
+        for index in 0..<count {
             let event = events[index]
             // A handler earlier in this batch may have removed this one.
             guard let entry = registration(event.token) else { continue }
             entry.handler(Readiness(epoll: event.events))
         }
-        return Int(count)
+        return count
     }
 }
 
@@ -166,12 +155,11 @@ public final class LoopTimer {
     public private(set) var deadline: Int64?
 
     public init(loop: EventLoop, fired: @escaping () -> Void) throws(SystemError) {
-        fd = touchd_timerfd_create()
-        guard fd >= 0 else { throw SystemError("timerfd_create") }
+        fd = try Posix.timerCreate()
         self.loop = loop
         let descriptor = fd
         token = try loop.register(fd, for: .readable) { [weak self] _ in
-            _ = touchd_timerfd_drain(descriptor)
+            Posix.timerDrain(descriptor)
             self?.deadline = nil
             fired()
         }
@@ -186,33 +174,6 @@ public final class LoopTimer {
     public func arm(at monotonicMicroseconds: Int64?) {
         guard monotonicMicroseconds != deadline else { return }
         deadline = monotonicMicroseconds
-        _ = touchd_timerfd_arm(fd, monotonicMicroseconds.map { max($0, 1) } ?? 0)
-    }
-}
-
-/// Signals delivered through a signalfd in the loop instead of asynchronous handlers.
-public final class SignalSource {
-    private let fd: Int32
-    private var token: UInt64 = 0
-    /// Weak, as `LoopTimer`'s: a source released before its loop deregisters its handler.
-    private weak var loop: EventLoop?
-
-    public init(loop: EventLoop, signals: [Int32], handler: @escaping (Int32) -> Void) throws(SystemError) {
-        fd = signals.withUnsafeBufferPointer { touchd_signalfd_create($0.baseAddress, Int32($0.count)) }
-        guard fd >= 0 else { throw SystemError("signalfd") }
-        self.loop = loop
-        let descriptor = fd
-        token = try loop.register(fd, for: .readable) { _ in
-            while true {
-                let signal = touchd_signalfd_read(descriptor)
-                guard signal > 0 else { break }
-                handler(signal)
-            }
-        }
-    }
-
-    deinit {
-        loop?.deregister(token)
-        Posix.close(fd)
+        Posix.timerArm(fd, atMicroseconds: monotonicMicroseconds.map { max($0, 1) } ?? 0)
     }
 }

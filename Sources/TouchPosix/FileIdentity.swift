@@ -14,8 +14,7 @@ public struct FileIdentity: Equatable, Sendable, CustomStringConvertible {
 
     /// The file `fd` is open on, as fstat(2) finds it now; nil when fstat fails.
     public init?(descriptor fd: Int32) {
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { return nil }
+        guard let info = try? Posix.status(fd) else { return nil }
         device = UInt64(info.st_dev)
         inode = UInt64(info.st_ino)
         size = Int64(info.st_size)

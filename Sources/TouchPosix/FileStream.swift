@@ -27,15 +27,19 @@ public final class FileStream {
             ownsDescriptor = false
         } else {
             name = path
-            fd = open(path, O_RDONLY | O_CLOEXEC | (regularOnly ? O_NONBLOCK : 0))
-            guard fd >= 0 else { throw FileReader.Failure(path: path, reason: .cannotOpen(errno: errno)) }
+            do {
+                fd = try Posix.openFile(path, flags: O_RDONLY | (regularOnly ? O_NONBLOCK : 0))
+            } catch {
+                throw FileReader.Failure(path: path, reason: .cannotOpen(errno: error.errno))
+            }
             ownsDescriptor = true
         }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else {
-            let code = errno
+        let info: stat
+        do {
+            info = try Posix.status(fd)
+        } catch {
             if ownsDescriptor { Posix.close(fd) }
-            throw FileReader.Failure(path: name, reason: .cannotRead(errno: code))
+            throw FileReader.Failure(path: name, reason: .cannotRead(errno: error.errno))
         }
         // Standard input is taken as it comes (a terminal reads until end of file), as FileReader always has.
         let kind = info.st_mode & S_IFMT
@@ -53,9 +57,9 @@ public final class FileStream {
                 throw FileReader.Failure(path: path, reason: refusal)
             }
         }
-        let offset = kind == S_IFREG ? lseek(fd, 0, SEEK_CUR) : -1
-        isRegularFile = offset >= 0
-        startOffset = Int(max(offset, 0))
+        let offset = kind == S_IFREG ? Posix.position(fd) : nil
+        isRegularFile = offset != nil
+        startOffset = offset ?? 0
     }
 
     deinit {
@@ -65,27 +69,38 @@ public final class FileStream {
     /// Reads up to `buffer.count` bytes into `buffer`; 0 at the end of the file.
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(FileReader.Failure) -> Int {
         guard buffer.count > 0 else { return 0 }
-        let got = Posix.retryingInterrupts { Glibc.read(fd, buffer.baseAddress, buffer.count) }
-        if got >= 0 { return got }
-        // Standard input left nonblocking by another program, with nothing in it yet: this reader does not wait,
-        // so it is the read's failure (errno says EAGAIN).
-        throw FileReader.Failure(path: name, reason: .cannotRead(errno: errno))
+        let result: Posix.IOResult
+        do {
+            result = try Posix.read(fd, into: buffer)
+        } catch {
+            throw FileReader.Failure(path: name, reason: .cannotRead(errno: error.errno))
+        }
+        switch result {
+        case .bytes(let count): return count
+        case .endOfFile: return 0
+        case .wouldBlock:
+            // Standard input left nonblocking by another program, with nothing in it yet: this reader does not wait,
+            // so it is the read's failure.
+            throw FileReader.Failure(path: name, reason: .cannotRead(errno: EAGAIN))
+        }
     }
 
     /// Reads up to `buffer.count` bytes from `offset` (counted from where the file was opened) without moving the
     /// position `read(into:)` reads from: threads may read parts of one regular file at once.
     public func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws(FileReader.Failure) -> Int {
         guard buffer.count > 0 else { return 0 }
-        let got = Posix.retryingInterrupts { pread(fd, buffer.baseAddress, buffer.count, off_t(startOffset + offset)) }
-        if got >= 0 { return got }
-        throw FileReader.Failure(path: name, reason: .cannotRead(errno: errno))
+        do {
+            return try Posix.read(fd, into: buffer, at: startOffset + offset)
+        } catch {
+            throw FileReader.Failure(path: name, reason: .cannotRead(errno: error.errno))
+        }
     }
 
     /// Sets the descriptor's own position to `offset` (counted from where the file was opened), as far as reading
     /// with `read(into:)` would have left it: a shell that redirected standard input from a file goes on from there.
     public func moveOffset(to offset: Int) {
         guard isRegularFile else { return }
-        _ = lseek(fd, off_t(startOffset + offset), SEEK_SET)
+        Posix.seek(fd, to: startOffset + offset)
     }
 
     /// The file as it stands now (size, modification time, inode); nil when it is not a regular file.
@@ -94,8 +109,7 @@ public final class FileStream {
     /// How many bytes the file holds now after where it was opened; nil when it is not a regular file.
     public var byteCount: Int? {
         guard isRegularFile else { return nil }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { return nil }
+        guard let info = try? Posix.status(fd) else { return nil }
         return max(Int(info.st_size) - startOffset, 0)
     }
 

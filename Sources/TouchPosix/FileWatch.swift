@@ -1,4 +1,3 @@
-import CShims
 import FoundationEssentials
 import Glibc
 
@@ -17,8 +16,7 @@ public final class FileWatch {
     private weak var loop: EventLoop?
 
     public init(loop: EventLoop, path: String, changed: @escaping () -> Void) throws(SystemError) {
-        fd = touchd_inotify_create()
-        guard fd >= 0 else { throw SystemError("inotify_init1") }
+        fd = try Posix.inotifyCreate()
         self.path = path
         do {
             try watch(path)
@@ -34,11 +32,9 @@ public final class FileWatch {
             var buffer = [CChar](repeating: 0, count: 8192)
             var touched = false
             while true {
-                let count = buffer.withUnsafeMutableBufferPointer {
-                    touchd_inotify_read_names(descriptor, $0.baseAddress, Int32($0.count))
-                }
+                let count = Posix.inotifyReadNames(descriptor, into: &buffer)
                 guard count > 0 else { break }
-                let read = buffer[0..<Int(count)].split(separator: 0).map {
+                let read = buffer[0..<count].split(separator: 0).map {
                     String(decoding: $0.map { UInt8(bitPattern: $0) }, as: UTF8.self)
                 }
                 if read.contains(where: names.contains) { touched = true }
@@ -60,9 +56,7 @@ public final class FileWatch {
         let directory = url.deletingLastPathComponent().path
         names.insert(url.lastPathComponent)
         guard !watchedDirectories.contains(directory) else { return }
-        guard touchd_inotify_watch_directory(fd, directory) >= 0 else {
-            throw SystemError("inotify_add_watch", subject: directory)
-        }
+        try Posix.inotifyWatch(fd, directory: directory)
         watchedDirectories.insert(directory)
     }
 

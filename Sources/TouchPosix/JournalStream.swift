@@ -18,8 +18,7 @@ public enum JournalStream {
     /// Whether `fd` is the stream `value` names (false when `fd` is not open).
     public static func isJournal(_ fd: Int32, value: String?) -> Bool {
         guard value != nil else { return false }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { return false }
+        guard let info = try? Posix.status(fd) else { return false }
         return names(value, device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
     }
 

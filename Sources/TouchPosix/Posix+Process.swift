@@ -10,8 +10,6 @@ extension Posix {
         getenv(name).map { String(cString: $0) }
     }
 
-    public static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) != 0 }
-
     /// Whether this process may read `path` (access(2), by the real user and group ids).
     public static func isReadable(_ path: String) -> Bool { access(path, R_OK) == 0 }
 
@@ -34,22 +32,6 @@ extension Posix {
         }
     }
 
-    /// Opens `path` for writing, created (with `mode`, less the umask) or emptied; close-on-exec.
-    public static func createFile(_ path: String, mode: UInt32 = 0o644) throws(SystemError) -> Int32 {
-        let fd = retryingInterrupts { open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode) }
-        guard fd >= 0 else { throw SystemError("open", subject: path) }
-        return fd
-    }
-}
-
-/// errno values that callers outside this module compare `SystemError.errno` with, by swift-system's names.
-public enum Errno {
-    public static let noSuchFileOrDirectory = ENOENT
-    public static let connectionRefused = ECONNREFUSED
-    public static let resourceTemporarilyUnavailable = EAGAIN
-}
-
-extension Posix {
     /// The processors this process may run on now (its affinity mask, which taskset and cpusets narrow), at least 1.
     public static var usableProcessorCount: Int { Int(touchd_usable_processors()) }
 }

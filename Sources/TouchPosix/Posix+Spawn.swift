@@ -56,6 +56,21 @@ extension Posix {
         _ = Glibc.kill(-leader, signal)
     }
 
+    /// Whether process group `group` has a member: kill(-group, 0) succeeds, or fails only for want of
+    /// permission (a member that made itself another user's through a set-user-ID program is still a member).
+    /// Unreaped zombies count: the caller reaps its own children first.
+    public static func processGroupHasMember(_ group: Int32) -> Bool {
+        guard group > 0 else { return false }
+        return Glibc.kill(-group, 0) == 0 || errno == EPERM
+    }
+
+    /// Makes this process a child subreaper (prctl PR_SET_CHILD_SUBREAPER): a descendant whose parent exits
+    /// (`sh -c 'sleep 30 &'`) is reparented here rather than to init, so its end comes here as a SIGCHLD and is
+    /// reaped here (`reapChild`).
+    public static func becomeChildSubreaper() throws(SystemError) {
+        guard touchd_become_child_subreaper() == 0 else { throw SystemError("prctl(PR_SET_CHILD_SUBREAPER)") }
+    }
+
     /// NUL-terminated copies of `strings` as a NULL-terminated `char *[]`, for the duration of `body`.
     private static func withCStrings<Result>(
         _ strings: [String], _ body: (UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Result

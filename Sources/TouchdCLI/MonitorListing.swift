@@ -16,7 +16,7 @@ enum MonitorListing {
                 if let name = edid.name { text += " \"\(ControlEscaping.escaped(name))\"" }
                 if let width = edid.widthMM, let height = edid.heightMM { text += ", \(width)x\(height) mm" }
             }
-            if let region = outputs[connector.name] { text += ", scene \(region)" }
+            if let region = outputs[connector.name] { text += ", scene \(region.commaSeparated)" }
             text += "\n"
         }
         for problem in problems { text += "  warning: \(ControlEscaping.escaped(problem))\n" }

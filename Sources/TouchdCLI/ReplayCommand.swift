@@ -195,9 +195,9 @@ struct FileError: Error, CustomStringConvertible {
 }
 
 /// Writes into `path` as a shell's `>` does: through a symlink to its target, into a device or FIFO
-/// (`/dev/stdout`), and a full disk is an error. (FileManager.createFile wrote a temporary file and renamed it over
-/// the path: it replaced a symlink, or, for root, `/dev/stdout` itself, with a regular file, and reported success
-/// on /dev/full.)
+/// (`/dev/stdout`), and a full disk is an error. Not FileManager.createFile, which writes a temporary file and
+/// renames it over the path: that replaces a symlink, or, for root, `/dev/stdout` itself, with a regular file, and
+/// reports success on /dev/full.
 func write(_ text: String, to path: String, what: String) throws(FileError) {
     let fd: Int32
     do {

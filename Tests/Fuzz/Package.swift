@@ -1,5 +1,5 @@
 // swift-tools-version:6.0
-// Fuzz targets for touchd (issue 7), kept out of the main package: a -sanitize=fuzzer build breaks the normal one.
+// Fuzz targets for touchd, kept out of the main package: a -sanitize=fuzzer build breaks the normal one.
 //   swift build -c release --toolset toolset.json -Xswiftc -sanitize=fuzzer,address
 //   FUZZ_TARGET=evemu .build/release/touchd-fuzz -runs=1000000 corpus/evemu
 // scripts/fuzz.sh builds and runs every target (briefly in CI).

@@ -6,7 +6,7 @@ import TouchTestKit
     import Glibc
 #endif
 
-/// A command is its whole process tree (issue 24, item 11), checked on real processes: touchd replays a swipe
+/// A command is its whole process tree (docs/actions.md), checked on real processes: touchd replays a swipe
 /// from the right edge in a loop (one every 0.2 s), each swipe runs the rule's command in a real touchd-actions,
 /// and the command writes the pids of what it leaves running to a marker file, which the test then watches in
 /// /proc. Each test stays within a few seconds.

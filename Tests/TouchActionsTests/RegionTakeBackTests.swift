@@ -6,7 +6,7 @@ import TouchClient
     import Glibc
 #endif
 
-/// A region of the actions file already in the scene when touchd-actions connects (issue 24, item 7: left by a
+/// A region of the actions file already in the scene when touchd-actions connects (left by a
 /// touchd-actions killed while touchd could not remove it, or added by another client): touchd-actions takes it
 /// back instead of failing with a duplicate id and exit 78, against a real debug touchd.
 @Suite(

@@ -2,7 +2,7 @@ import Testing
 import TouchCore
 import TouchTestKit
 
-/// Event time is total (issue 11, item 5): the operators saturate, and the decoder never lets time go back.
+/// Event time is total: the operators saturate, and the decoder never lets time go back.
 @Suite("Event time: saturating arithmetic and backwards times")
 struct EventTimeTests {
     @Test("+ and - saturate at the ends of Int64 instead of trapping")
@@ -21,7 +21,7 @@ struct EventTimeTests {
         #expect(EventTime.Duration.milliseconds(min / 10) == EventTime.Duration(microseconds: min))
         #expect(EventTime(seconds: 9_300_000_000_000, microseconds: 0) == .max)
         #expect(EventTime(seconds: -9_300_000_000_000, microseconds: 0) == .min)
-        // In range, exact as before.
+        // In range, exact.
         #expect(
             EventTime(microseconds: 1_500_000) - EventTime(microseconds: 2_000_000) == .init(microseconds: -500_000))
         #expect(EventTime(seconds: 3, microseconds: 25) + .milliseconds(2) == EventTime(microseconds: 3_002_025))

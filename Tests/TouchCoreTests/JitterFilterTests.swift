@@ -123,7 +123,7 @@ struct JitterFilterTests {
     /// Protocol A, no fuzz: the defuzz alone (38). From 1000, 1060 is 60 away (under 76): (1000 + 1060) / 2 = 1030.
     /// The next frames repeat 1060 while the touch major grows: the position stays 1030 (only another axis
     /// changed: suppressed as moves that go nowhere), and the lift, which mtdev never filters, is where the move
-    /// went (before, the lift ran the defuzz again and landed at 1037, where no move had gone).
+    /// went (the defuzz run again at the lift would land it at 1037, where no move went).
     @Test("protocol A: a frame that changes only the touch major, and the lift, do not move the finger")
     func protocolALift() {
         var device = TestDevices.touchscreen

@@ -50,7 +50,7 @@ struct MappingRegionTests {
         #expect(MappingRegion([0, 0, 0, 1080]) == nil)
         #expect(MappingRegion([0, 0, 100]) == nil)
         #expect(MappingRegion([0, 0, .infinity, 10]) == nil)
-        #expect(right.description == "1920,0,1920,1080")
-        #expect(MappingRegion(x: 0.5, y: 0, width: 10, height: 10).description == "0.5,0,10,10")
+        #expect(right.commaSeparated == "1920,0,1920,1080")
+        #expect(MappingRegion(x: 0.5, y: 0, width: 10, height: 10).commaSeparated == "0.5,0,10,10")
     }
 }

@@ -8,10 +8,7 @@ import TouchTestKit
     import Glibc
 #endif
 
-private let touchdActions = DaemonProcess.touchdActions
-private let built = DaemonProcess.actionsBuilt
-
-/// touchd-actions against a real daemon replaying a real recording (issue 15): the right commands in the right
+/// touchd-actions against a real daemon replaying a real recording: the right commands in the right
 /// order, a failing and a hanging command that do not stall the rest, a bad file refused, and its regions gone
 /// when it stops, also when it is killed.
 ///
@@ -22,10 +19,9 @@ private let built = DaemonProcess.actionsBuilt
 /// 644.2 apart (scale 1.0158); the second's from (1305, 208) and (431, 1973), 1969.6 apart, to (1086, 979) and
 /// (329, 1358), 846.6 apart (0.4298).
 @Suite(
-    "touchd-actions against the daemon", .serialized,
-    .enabled(if: built, "touchd and touchd-actions must be built first (swift build)"),
+    "touchd-actions against the daemon", .serialized, .actionsBuilt,
     .enabled(if: SharedRecordings.available, Comment(rawValue: SharedRecordings.skipMessage)))
-final class ActionsProcessTests {
+final class ActionsProcessTests: ActionsSuite {
     static let recording = SharedRecordings.path("xorg-integration-tests/touchscreens/n4.events")
     let directory: String
 
@@ -49,9 +45,7 @@ final class ActionsProcessTests {
     /// Writes the actions file and starts touchd-actions on it; its stderr goes to `log`.
     func actions(_ json: String, socket: String, log: String) throws -> Process {
         try json.write(toFile: directory + "/actions.json", atomically: true, encoding: .utf8)
-        return try DaemonProcess.start(
-            touchdActions, ["--actions", directory + "/actions.json", "--socket", socket, "--log-level", "debug"],
-            stdout: directory + "/actions.out", stderr: log)
+        return try startActions(directory + "/actions.json", socket: socket, log: log)
     }
 
     /// The full-screen region with the gestures the rules want.
@@ -59,18 +53,6 @@ final class ActionsProcessTests {
         {"id": "screen", "frame": [0, 0, 1536, 2560],
          "gestures": [{"type": "swipe", "durationMs": 2000}, "pinch"]}
         """
-
-    func lines(_ path: String) -> [String] {
-        ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
-    }
-
-    /// Waits (up to `seconds`) until `condition` holds.
-    @discardableResult
-    func waitFor(seconds: Double, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while !condition() && Date() < deadline { usleep(20_000) }
-        return condition()
-    }
 
     func regionIDs(_ socket: String) throws -> [String] {
         let client = try TouchClient(path: socket, retry: .init(attempts: 10))
@@ -170,8 +152,8 @@ final class ActionsProcessTests {
         #expect(daemon.log.contains("closed (its transient regions screen)"))
     }
 
-    /// Each removal waited 2 s for its reply, one region after another, and the commands were told only after: a
-    /// stopped or hung touchd held the stop past the unit's TimeoutStopSec=5 with three regions.
+    /// The stop must end within the unit's TimeoutStopSec=5 whatever touchd does: removals that each waited 2 s for
+    /// a reply, one region after another, before the commands were told, would pass it with three regions.
     @Test("SIGTERM while touchd does not answer: the stop takes one reply's wait, not one per region")
     func stopWhileTouchdHangs() throws {
         let daemon = try daemon(replay: false)
@@ -249,12 +231,8 @@ final class ActionsProcessTests {
          "rules": [{"region": "screen", "gesture": "swipe", "shell": true, "run": "echo ran >> '\(marker)'"}]}
         """.write(toFile: directory + "/actions.json", atomically: true, encoding: .utf8)
         // env(1) of coreutils 9 sets the disposition and execs: the process is touchd-actions itself.
-        let process = try DaemonProcess.start(
-            "/usr/bin/env",
-            [
-                "--ignore-signal=CHLD", touchdActions, "--actions", directory + "/actions.json", "--socket",
-                daemon.socket, "--log-level", "debug",
-            ], stdout: directory + "/actions.out", stderr: log)
+        let process = try startActions(
+            directory + "/actions.json", socket: daemon.socket, log: log, environment: ["--ignore-signal=CHLD"])
         defer { if process.isRunning { process.terminate() } }
         #expect(waitFor(seconds: 30) { !lines(marker).isEmpty })
         #expect(
@@ -318,12 +296,9 @@ final class ActionsProcessTests {
         ])
         defer { daemon.stop() }
         try json.write(toFile: directory + "/actions.json", atomically: true, encoding: .utf8)
-        let process = try DaemonProcess.start(
-            "/usr/bin/env",
-            [
-                "XDG_RUNTIME_DIR=" + directory, touchdActions, "--actions", directory + "/actions.json", "--socket",
-                daemon.socket,
-            ], stdout: directory + "/actions.out", stderr: directory + "/actions.log")
+        let process = try startActions(
+            directory + "/actions.json", socket: daemon.socket, log: directory + "/actions.log",
+            environment: ["XDG_RUNTIME_DIR=" + directory])
         defer { if process.isRunning { process.terminate() } }
         let swipes = directory + "/touchd-swipes"
         #expect(waitFor(seconds: 15) { !self.lines(swipes).isEmpty })
@@ -351,7 +326,8 @@ final class ActionsProcessTests {
     func badFile(json: String, expected: String) throws {
         let path = directory + "/bad.json"
         try json.write(toFile: path, atomically: true, encoding: .utf8)
-        let result = try DaemonProcess.run(touchdActions, ["--actions", path, "--socket", directory + "/none.sock"])
+        let result = try DaemonProcess.run(
+            DaemonProcess.touchdActions, ["--actions", path, "--socket", directory + "/none.sock"])
         #expect(result.status == 78)
         #expect(result.err.hasPrefix("touchd-actions: " + path + expected), "\(result.err)")
     }
@@ -359,12 +335,12 @@ final class ActionsProcessTests {
     @Test(
         "a missing actions file, a directory, or unknown arguments are refused without a hang, with sysexits statuses")
     func unusable() throws {
-        let missing = try DaemonProcess.run(touchdActions, ["--actions", directory + "/missing.json"])
+        let missing = try DaemonProcess.run(DaemonProcess.touchdActions, ["--actions", directory + "/missing.json"])
         #expect(missing.status == 66)  // EX_NOINPUT
         #expect(missing.err.contains("missing.json: cannot open: No such file or directory"))
-        let folder = try DaemonProcess.run(touchdActions, ["--actions", directory])
+        let folder = try DaemonProcess.run(DaemonProcess.touchdActions, ["--actions", directory])
         #expect(folder.status == 66)
-        let unknown = try DaemonProcess.run(touchdActions, ["--frobnicate"])
+        let unknown = try DaemonProcess.run(DaemonProcess.touchdActions, ["--frobnicate"])
         #expect(unknown.status == 64)  // EX_USAGE
         #expect(unknown.err.contains("unknown argument '--frobnicate'"))
     }
@@ -373,7 +349,8 @@ final class ActionsProcessTests {
 /// The shipped user unit: `systemd-analyze verify --user` accepts it (with ExecStart pointed at this build's binary).
 @Suite(
     "touchd-actions user unit",
-    .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze") && built))
+    .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze") && DaemonProcess.actionsBuilt)
+)
 struct ActionsUnitTests {
     @Test("systemd-analyze verify --user accepts systemd/touchd-actions.service")
     func verify() throws {
@@ -381,8 +358,8 @@ struct ActionsUnitTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let unit = try String(
             contentsOfFile: DaemonProcess.root + "/systemd/touchd-actions.service", encoding: .utf8
-        ).replacingOccurrences(of: "/usr/bin/touchd-actions", with: touchdActions)
-        #expect(unit.contains("ExecStart=\(touchdActions) --actions %E/touchd/actions.json"))
+        ).replacingOccurrences(of: "/usr/bin/touchd-actions", with: DaemonProcess.touchdActions)
+        #expect(unit.contains("ExecStart=\(DaemonProcess.touchdActions) --actions %E/touchd/actions.json"))
         try unit.write(toFile: directory + "/touchd-actions.service", atomically: true, encoding: .utf8)
         // A user manager's lookup needs a runtime directory, which a test run as root under CI has not.
         let result = try DaemonProcess.run(

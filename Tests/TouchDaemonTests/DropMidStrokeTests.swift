@@ -82,12 +82,12 @@ struct DropMidStrokeTests {
         #expect(daemon.engine.decoder(of: device)?.liveFingerCount == 0)
     }
 
-    /// What the reader did before: the events after the drop came in the same read as it, ahead of the state,
-    /// which it took at the end of the read. The decoder, seeing a whole frame where it waits for that state, must
+    /// Why the drop must end a read: with the events after it in the same read, ahead of the state taken at the end
+    /// of the read, the decoder, seeing a whole frame where it waits for that state, must
     /// assume none comes (as in a recording) and cancels the held fingers; the state then brings them back as new
     /// fingers. Mid-stroke, a drag or pinch they were making ends, though nothing was lifted.
     @Test("the events after a drop handed over before the resolved state: the held fingers are cancelled mid-stroke")
-    func oldOrderLosesHeldFingers() throws {
+    func stateAfterTheEventsLosesHeldFingers() throws {
         let (daemon, device, decoded) = try Self.daemon()
         let (before, _, after) = Self.script()
         // Both frames of moves in the drop's read (the first of them the decoder discards, as the kernel asks).

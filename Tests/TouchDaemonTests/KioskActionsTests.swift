@@ -6,18 +6,14 @@ import TouchTestKit
     import Glibc
 #endif
 
-private let touchdActions = DaemonProcess.touchdActions
-private let built = DaemonProcess.actionsBuilt
-
 /// docs/kiosk.md's recipes (b) and (c) end to end: touchd replaying a generated stream on the Nexus 4's description
 /// (1536 × 2560 units, the kiosk scenes' size), touchd-actions started on the recipe's actions file from
 /// config/kiosk as shipped, and the recipe's command found on PATH, where the test puts a stand-in of that name
 /// that writes its arguments down. What the browser sees of the same gestures: KioskRecipeTests.
 @Suite(
-    "touchd-actions runs the kiosk recipes' commands", .serialized,
-    .enabled(if: built, "touchd and touchd-actions must be built first (swift build)"),
+    "touchd-actions runs the kiosk recipes' commands", .serialized, .actionsBuilt,
     .enabled(if: SharedRecordings.available, Comment(rawValue: SharedRecordings.skipMessage)))
-final class KioskActionsTests {
+final class KioskActionsTests: ActionsSuite {
     let directory: String
 
     init() throws {
@@ -67,17 +63,6 @@ final class KioskActionsTests {
         return marker
     }
 
-    func lines(_ path: String) -> [String] {
-        ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
-    }
-
-    @discardableResult
-    func waitFor(seconds: Double, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while !condition() && Date() < deadline { usleep(20_000) }
-        return condition()
-    }
-
     /// touchd on `events` with `scene` (a file of config/kiosk), and touchd-actions on `actions` (another), with the
     /// stand-ins first on PATH. Returns both to stop.
     func run(scene: String, events: String, actions: String) throws -> (DaemonProcess, Process) {
@@ -85,12 +70,9 @@ final class KioskActionsTests {
             "--scene", DaemonProcess.root + "/config/kiosk/" + scene, "--replay", events, "--replay-waits", "1",
         ])
         let path = directory + "/bin:" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
-        let process = try DaemonProcess.start(
-            "/usr/bin/env",
-            [
-                "PATH=" + path, touchdActions, "--actions", DaemonProcess.root + "/config/kiosk/" + actions,
-                "--socket", daemon.socket, "--log-level", "debug",
-            ], stdout: directory + "/actions.out", stderr: directory + "/actions.log")
+        let process = try startActions(
+            DaemonProcess.root + "/config/kiosk/" + actions, socket: daemon.socket, log: directory + "/actions.log",
+            environment: ["PATH=" + path])
         return (daemon, process)
     }
 

@@ -13,7 +13,7 @@ private let binariesBuilt =
     FileManager.default.isExecutableFile(atPath: DaemonProcess.touchd)
     && FileManager.default.isExecutableFile(atPath: DaemonProcess.touchctl)
 
-/// `touchd run --replay --loop` of a recording that ends with fingers down (issue 11, item 6), and `--desc`.
+/// `touchd run --replay --loop` of a recording that ends with fingers down, and `--desc`.
 @Suite(
     "Daemon replay loops", .serialized, .enabled(if: binariesBuilt, "touchd and touchctl must be built first"),
     .enabled(if: SharedRecordings.available, Comment(rawValue: SharedRecordings.skipMessage)))

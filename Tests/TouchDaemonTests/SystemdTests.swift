@@ -17,7 +17,7 @@ private let hasCompiler =
 struct SystemdUnitTests {
     static let units = SharedRecordings.repositoryRoot + "/systemd"
 
-    /// The goal of issue 5: exposure ≤ 1.5 on Debian 12's systemd (docs/deployment.md lists what is left out).
+    /// The unit's target: exposure ≤ 1.5 on Debian 12's systemd (docs/deployment.md lists what is left out).
     @Test("systemd-analyze security scores the service at 1.5 or better")
     func exposure() throws {
         let result = try DaemonProcess.run(

@@ -7,7 +7,7 @@ import TouchClient
 #endif
 
 /// TouchClient against a peer on a real Unix socket that says hello and then sends a line that never ends: the
-/// client must give up at its bound with a protocol error, not buffer the stream (it held 325 MB for 300 MB).
+/// client must give up at its bound with a protocol error, not buffer the stream.
 @Suite("TouchClient's bound on a line from touchd", .serialized)
 struct TouchClientLineBoundTests {
     static let hello =

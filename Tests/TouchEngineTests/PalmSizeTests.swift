@@ -26,8 +26,52 @@ struct PalmSizeTests {
         return recording
     }
 
-    func frameTimes(_ recording: Recording) -> [EventTime] {
-        recording.events.filter { $0.type == EventType.syn && $0.code == SynCode.report }.map(\.time)
+    /// One contact of a protocol A frame, from its events up to its SYN_MT_REPORT.
+    struct Contact {
+        var x: Int32 = 0
+        var y: Int32 = 0
+        var major: Int32 = 0
+    }
+
+    /// The recording's frames (each up to its SYN_REPORT, with that report's time) as protocol A contact lists.
+    static func contactFrames(_ recording: Recording) -> [(time: EventTime, contacts: [Contact])] {
+        var frames: [(time: EventTime, contacts: [Contact])] = []
+        var contacts: [Contact] = []
+        var contact = Contact()
+        for event in recording.events {
+            switch (event.type, event.code) {
+            case (EventType.abs, AbsCode.mtPositionX): contact.x = event.value
+            case (EventType.abs, AbsCode.mtPositionY): contact.y = event.value
+            case (EventType.abs, AbsCode.mtTouchMajor): contact.major = event.value
+            case (EventType.syn, SynCode.mtReport):
+                contacts.append(contact)
+                contact = Contact()
+            case (EventType.syn, SynCode.report):
+                frames.append((event.time, contacts))
+                contacts = []
+            default: break
+            }
+        }
+        return frames
+    }
+
+    /// The frame at which a contact that began at or under `threshold` passes it, kept by hand from the raw
+    /// events: from the first frame with a contact at or under the threshold, that contact is followed to the
+    /// nearest contact of each next frame (the panel's contacts stay thousands of units apart).
+    static func firstFrame(passing threshold: Int32, in frames: [(time: EventTime, contacts: [Contact])]) -> Int? {
+        guard let start = frames.firstIndex(where: { $0.contacts.contains { $0.major <= threshold } }),
+            var followed = frames[start].contacts.first(where: { $0.major <= threshold })
+        else { return nil }
+        for index in frames.indices where index > start {
+            let distance = { (contact: Contact) in
+                Int64(contact.x - followed.x) * Int64(contact.x - followed.x)
+                    + Int64(contact.y - followed.y) * Int64(contact.y - followed.y)
+            }
+            guard let nearest = frames[index].contacts.min(by: { distance($0) < distance($1) }) else { return nil }
+            if nearest.major > threshold { return index }
+            followed = nearest
+        }
+        return nil
     }
 
     func run(_ recording: Recording, palmMajor: Int32?) throws -> (EngineHarness, DeviceHandle, [WireLine]) {
@@ -53,14 +97,15 @@ struct PalmSizeTests {
     @Test("above 400 units: the growing contact is cancelled at the frame it passes 400, for clients and libinput")
     func cancelAtTheRightFrame() throws {
         let recording = try cutRecording()
-        let times = frameTimes(recording)
+        let contactFrames = Self.contactFrames(recording)
+        let palmFrame = try #require(Self.firstFrame(passing: 400, in: contactFrames))
         let (harness, device, touches) = try run(recording, palmMajor: 400)
         // The touches already above 400 at their first frame (three of the four) are never reported; the one near
         // (7361, 3291) goes down at 360.
         #expect(touches.ofType("down").count == 1)
         let cancels = touches.ofType("cancel")
         #expect(cancels.count == 1)
-        #expect(cancels.first?.number("time_us") == Double(times[1].microseconds))
+        #expect(cancels.first?.number("time_us") == Double(contactFrames[palmFrame].time.microseconds))
         #expect(cancels.first?.string("tool") == "palm")
         // Three suppressed and one cancelled: all four by size, none by tool (the panel has no tool type).
         #expect(harness.engine.diagnostics(of: device)?.palmsBySize == 4)

@@ -3,7 +3,7 @@ import TouchCore
 import TouchFormats
 import TouchTestKit
 
-/// The times `touchd record` writes (issue 16): evemu-record's, so that evemu-play keeps every gap.
+/// The times `touchd record` writes: evemu-record's, so that evemu-play keeps every gap.
 @Suite("evemu writer: times as evemu-record writes them")
 struct EvemuWriterTimeTests {
     /// Three frames as the kernel stamps them (CLOCK_MONOTONIC), 10,787 µs and then 17,240 µs apart: the first

@@ -6,8 +6,8 @@ import TouchPosix
     import Glibc
 #endif
 
-/// `touchctl calibrate` writes its rule back with `Posix.replaceFile`: Foundation's atomic write replaced a
-/// symlinked configuration with a regular file (the link's target unchanged) and gave it mode 0644.
+/// `touchctl calibrate` writes its rule back with `Posix.replaceFile`, not Foundation's atomic write, which would
+/// replace a symlinked configuration with a regular file (the link's target unchanged) and give it mode 0644.
 @Suite("replacing a file keeps its symlink, mode and owner, and never leaves a half-written file")
 struct FileReplacementTests {
     let directory: String

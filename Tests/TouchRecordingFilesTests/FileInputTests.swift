@@ -4,7 +4,7 @@ import TouchCore
 import TouchFormats
 import TouchRecordingFiles
 
-/// Where a recording comes from and what its first bytes may be (issue 11, item 10): each failure says why.
+/// Where a recording comes from and what its first bytes may be: each failure says why.
 @Suite("Recording input: files, pipes, BOM and NUL")
 struct FileInputTests {
     /// One touch: down at (100, 200), up a frame later. Ten lines.

@@ -1,5 +1,6 @@
 import Testing
 import TouchClient
+import TouchCore
 import TouchJSON
 import TouchScene
 

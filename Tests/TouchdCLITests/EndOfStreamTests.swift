@@ -8,7 +8,7 @@ import TouchTestKit
 import TouchdCLI
 
 /// Fingers still down when a recording ends are ended with `cancel` at the stream's last time, and the summary
-/// counts them (issue 11, item 7; docs/protocol.md, "End of stream").
+/// counts them (docs/protocol.md, "End of stream").
 @Suite("End of stream")
 struct EndOfStreamTests {
     func replay(_ recording: Recording, scene: Scene? = nil) throws -> (String, ReplaySummary) {

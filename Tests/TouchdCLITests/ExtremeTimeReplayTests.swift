@@ -6,8 +6,8 @@ import TouchScene
 import TouchTestKit
 import TouchdCLI
 
-/// Recordings whose times run backwards, sit at Int64's limits or span more than Int64 holds (issue 11,
-/// item 5): each replays cleanly, with and without a scene, and the summary says what happened.
+/// Recordings whose times run backwards, sit at Int64's limits or span more than Int64 holds: each replays
+/// cleanly, with and without a scene, and the summary says what happened.
 @Suite("Replay at extreme times")
 struct ExtremeTimeReplayTests {
     /// A 10-slot touchscreen, 0...4095 on both axes: at the demo scene's 1280x800, raw 640 is x 200, y 125.

@@ -85,8 +85,9 @@ struct HTMLReplayTests {
         #expect(!html.contains("src=") && !html.contains("href="))
     }
 
-    /// The page went to a temporary file renamed over the path: a symlink became a regular file (and, run as root,
-    /// `--html /dev/stdout` replaced /dev/stdout itself), and a full disk (/dev/full) was a success.
+    /// The page is written into the path as a shell's `>` writes: a temporary file renamed over the path would turn
+    /// a symlink into a regular file (and, run as root, replace /dev/stdout itself for `--html /dev/stdout`), and
+    /// would take a full disk (/dev/full) for a success.
     @Test(
         "--html and --svg write into the path as a shell's > does: through a symlink, and /dev/full is an error",
         .enabled(if: FileManager.default.isExecutableFile(atPath: touchdBinary), "touchd must be built first"))

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Runs INSIDE the vmrun.sh guest (--udev): gestures that take their fingers back from the compositor (issue 26).
+# Runs INSIDE the vmrun.sh guest (--udev): gestures that take their fingers back from the compositor.
 # touchd grabs an evemu device made from the Nexus 4's description, with the kiosk scene of docs/kiosk.md (a):
 # a full-screen background that forwards, a pinch taken when it begins, a three-finger swipe taken as its third
 # finger lands. `libinput debug-events` reads touchd's virtual touchscreen and `touchctl monitor` the socket while

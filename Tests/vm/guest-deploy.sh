@@ -7,7 +7,7 @@
 #  3. READY=1 arrives only once the device is open and the socket listens; WATCHDOG=1 follows; STOPPING=1 at the end.
 #  4. touchd record of the device driven by evemu-play; Debian's evemu-device + evemu-play replay that file;
 #     touchd's stream is the same as the first time.
-#  5. Timing (issue 16): a held-out evemu-record file (tslib's maXTouch, staged as held-out.evemu) played into a
+#  5. Timing: a held-out evemu-record file (tslib's maXTouch, staged as held-out.evemu) played into a
 #     uinput device while touchd records it, then touchd's file played by evemu-play into a new device while
 #     touchd records again. Every gap between SYN_REPORTs, the first included, stays within 1 ms.
 set -u
@@ -119,7 +119,7 @@ kill -TERM $HARNESS; wait $HARNESS
 check "STOPPING=1 is the last message" "tail -1 $W/notify.log | grep -q STOPPING=1"
 kill $DEVICE2 2>/dev/null; wait $DEVICE2 2>/dev/null
 
-# 5. Timing through touchd record and evemu-play (issue 16).
+# 5. Timing through touchd record and evemu-play.
 HELD="Atmel maXTouch Touchscreen"
 say "timing: $D/held-out.evemu"
 record_play() {  # $1 = file to create the device from and play, $2 = touchd's recording

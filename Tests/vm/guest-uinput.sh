@@ -1,5 +1,5 @@
 #!/bin/sh
-# Runs INSIDE the vmrun.sh guest (--udev): the virtual touchscreen (forwardUnclaimed, issue 14 part 2), with the
+# Runs INSIDE the vmrun.sh guest (--udev): the virtual touchscreen (forwardUnclaimed), with the
 # deployment's rights: /dev/uinput given to touchd-uinput by the shipped udev rule, touchd not root.
 #  A. The Nexus 4 recording is played on an evemu device that touchd grabs, with a scene claiming the left edge
 #     (raw x < 400). `libinput debug-events` reads touchd's virtual touchscreen and `touchctl monitor` the socket;

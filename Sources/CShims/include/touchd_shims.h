@@ -35,7 +35,8 @@ int touchd_timerfd_arm(int fd, int64_t monotonic_us);
 /// Reads the expiration count (clears readiness); 0 when there was none.
 int64_t touchd_timerfd_drain(int fd);
 
-/// Blocks the given signals and returns a signalfd (nonblocking, close-on-exec) for them.
+/// A signalfd (nonblocking, close-on-exec) for the given signals; the caller blocks them (they would be delivered
+/// as usual otherwise).
 int touchd_signalfd_create(const int *signals, int count);
 /// Reads one pending signal: its number, 0 when none is pending, -1 on error.
 int touchd_signalfd_read(int fd);

@@ -23,7 +23,8 @@ enum CalibrationScreen {
         let loop = try EventLoop()
         var result: Result<CalibrationFit, CalibrateCommand.Failure>?
         var resized = false
-        // Blocked from here on; let through again once the terminal is restored, for the prompt after.
+        // Blocked while the source lives: until the terminal is restored (the defers below run first), then let
+        // through again for the prompt after.
         let signalSource = try SignalSource(loop: loop, signals: signals) { signal in
             if signal == Signal.windowChanged {
                 resized = true
@@ -32,7 +33,7 @@ enum CalibrationScreen {
             }
             loop.stop()
         }
-        defer { Signal.unblock(signals) }
+        defer { withExtendedLifetime(signalSource) {} }
         guard var size = Posix.terminalSize(1), size.rows > 0, size.columns > 0 else {
             throw CalibrateCommand.Failure.noSize
         }
@@ -125,7 +126,6 @@ enum CalibrationScreen {
                 draw()
             }
         }
-        withExtendedLifetime(signalSource) {}
         switch result! {
         case .success(let fit): return Collected(fit: fit, drawn: drawn, size: size)
         case .failure(let failure): throw failure

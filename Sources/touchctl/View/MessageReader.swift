@@ -26,7 +26,7 @@ final class SharedView: Sendable {
 
     /// The drawer is looking now: later changes wake it again. The pipe is emptied before the flag is cleared: the
     /// other way round, a wake-up written in between would be drained while the flag stayed set, and no change
-    /// after it would ever wake the drawer again (found by scripts/view-test.sh: the view froze).
+    /// after it would ever wake the drawer again: the view would freeze (scripts/view-test.sh watches for it).
     func acknowledgeWakeup() {
         wakeup.drain()
         woken.store(false, ordering: .sequentiallyConsistent)

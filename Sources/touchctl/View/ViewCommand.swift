@@ -40,6 +40,8 @@ enum ViewCommand {
                 loop.stop()
             }
         }
+        // The source lets its signals through when it goes: after the terminal is restored (that defer runs first).
+        defer { withExtendedLifetime(signals) {} }
         let terminal = try TerminalSession()
         defer { terminal.restore() }
         let title = "touchctl view: " + client.hello.server

@@ -5,7 +5,7 @@ import TouchdCLI
 
 /// FUZZ_TARGET=replay: a recording (any format, detected as `touchd replay` does) through the decoder and a
 /// scene with tap, double-tap, long-press, drag, pinch, rotate and swipe recognizers, with the summary, as
-/// `touchd replay --scene` runs it. Nothing may trap at any time the file holds (issue 11), and:
+/// `touchd replay --scene` runs it. Nothing may trap at any time the file holds, and:
 /// every finger that goes down ends exactly once (up, or cancel at the end of the stream), nothing names a
 /// finger that is not down, and the times of the dispatched touches never go back.
 enum ReplayTarget {

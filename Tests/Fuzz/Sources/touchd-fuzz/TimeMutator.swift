@@ -4,12 +4,12 @@ import CFuzzerDriver
     import Glibc
 #endif
 
-/// libFuzzer's byte mutations almost never turn `E: 0.012000` into `E: 9223372036854.775807`, or a raw record's
-/// tv_sec into -9e12, so the shipped targets never reached the time traps of issue 11 (205 crashes in 50,000
-/// mutations of real recordings). This mutator does, one time in three: it rewrites one timestamp of a text
-/// recording (evemu `E:`, getevent `[ sec.usec]`, evtest `time sec.usec,`, libinput record `[sec, usec, …]`) or of
-/// a raw `input_event` record to a time near Int64's limits, to 0, to a span of 1e13 s, or to a time before the
-/// one before it. The other two times in three it is libFuzzer's own mutation.
+/// libFuzzer's byte mutations almost never turn `E: 0.012000` into `E: 9223372036854.775807`, or a raw record's tv_sec
+/// into -9e12, so without help the targets would not reach the times where unchecked arithmetic traps. This mutator
+/// does, one time in three: it rewrites one timestamp of a text recording (evemu `E:`, getevent `[ sec.usec]`, evtest
+/// `time sec.usec,`, libinput record `[sec, usec, …]`) or of a raw `input_event` record to a time near Int64's limits,
+/// to 0, to a span of 1e13 s, or to a time before the one before it. The other two times in three it is libFuzzer's own
+/// mutation.
 @_cdecl("LLVMFuzzerCustomMutator")
 public func customMutator(_ data: UnsafeMutablePointer<UInt8>?, _ size: Int, _ maxSize: Int, _ seed: UInt32) -> Int {
     guard let data else { return 0 }
