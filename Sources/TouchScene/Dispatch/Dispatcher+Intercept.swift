@@ -16,7 +16,7 @@ extension Dispatcher {
                 position: state.lastLocation)
             if !state.silent { out.append(.touch(touchEvent(state, cancel, regionNode: target, in: index))) }
             for member in state.recognizers where !containerChain.contains(arena.owner(of: member)) {
-                for event in arena.recognizers[member].release(key, at: time) {
+                for event in arena.release(key, from: member, at: time) {
                     out.append(.gesture(region: index.nodes[arena.owner(of: member)].internedID, event))
                 }
             }

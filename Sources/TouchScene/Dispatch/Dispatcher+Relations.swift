@@ -9,6 +9,7 @@ import TouchGestures
 ///   to fail, and it hears its descendants' fingers even where a descendant asks for the same kind.
 /// - `sequenced` (SwiftUI `sequenced(before:)`): each gesture of a chain hears nothing until the one before it is
 ///   recognized.
+/// - `simultaneous`: gestures a region names together may both be recognized; all others are exclusive.
 extension Dispatcher {
     /// Installs the arena's relation table, from the scene's regions. Runs on every new arena, so recognizers
     /// carried over from the previous scene are related to the new scene's.
@@ -20,12 +21,12 @@ extension Dispatcher {
             for member in members {
                 // A tap waits for the taps of more taps (same fingers) on the same region to fail. The specs are
                 // read in place: a copy of each retained its strings and sets.
-                let recognizer = arena.recognizers[member]
-                guard recognizer.spec.kind == .tap else { continue }
+                let recognizers = arena.recognizers
+                guard recognizers[member].spec.kind == .tap else { continue }
                 relations.mustFail[member] = members.filter {
-                    let other = arena.recognizers[$0]
-                    return other.spec.kind == .tap && other.spec.fingers == recognizer.spec.fingers
-                        && other.spec.taps > recognizer.spec.taps
+                    recognizers[$0].spec.kind == .tap
+                        && recognizers[$0].spec.fingers == recognizers[member].spec.fingers
+                        && recognizers[$0].spec.taps > recognizers[member].spec.taps
                 }
             }
             for member in members {
@@ -41,6 +42,7 @@ extension Dispatcher {
             }
             if nodes[node].region.gestures.contains(where: \.highPriority) { hasHighPriorityAncestor = true }
         }
+        linkSimultaneous(&relations)
         if hasHighPriorityAncestor {
             for node in nodes.indices {
                 for ancestor in index.chain(from: node).dropFirst() {
@@ -51,6 +53,30 @@ extension Dispatcher {
             }
         }
         arena.install(relations)
+    }
+
+    /// Numbers every region's `simultaneous` groups, and gives each recognizer the groups of its region that name it
+    /// and the groups of any region that name it.
+    private func linkSimultaneous(_ relations: inout GestureRelations) {
+        let nodes = index.nodes
+        var naming: [String: [Int]] = [:]
+        var groupsOfNode: [[(number: Int, names: [String])]] = Array(repeating: [], count: nodes.count)
+        var count = 0
+        for (node, entry) in nodes.enumerated() {
+            for group in entry.region.simultaneous {
+                for name in group { naming[name, default: []].append(count) }
+                groupsOfNode[node].append((count, group))
+                count += 1
+            }
+        }
+        guard count > 0 else { return }
+        for (node, members) in recognizersByNode.enumerated() {
+            for member in members {
+                let name = arena.recognizers[member].spec.name
+                relations.namingGroups[member] = naming[name] ?? []
+                relations.ownGroups[member] = groupsOfNode[node].filter { $0.names.contains(name) }.map(\.number)
+            }
+        }
     }
 
     /// The arena index of the recognizer a `requireToFail` reference names, seen from the region `id`.

@@ -76,7 +76,7 @@ public final class Dispatcher {
         self.options = options
         index = SceneIndex(scene: scene)
         arena = GestureArena()
-        arena = makeArena(reusing: [:])
+        _ = makeArena()
         linkRelations()
     }
 
