@@ -14,6 +14,7 @@ struct DragRule: Sendable {
     }
 
     /// Whether the sample is of a finger the drag follows.
+    @inline(__always)
     private func isOwn(_ sample: TouchSample, _ g: borrowing RecognizerCore) -> Bool {
         guard let position = g.fingers.down.position(of: sample.finger) else { return false }
         return position < g.spec.fingers

@@ -50,15 +50,20 @@ public struct GestureFingers: Sendable {
     func centroid(ofFirst count: Int) -> Point { mean(ofFirst: count, \.location) }
 
     /// The mean of where the first `count` fingers went down.
+    @inline(__always)
     func startCentroid(ofFirst count: Int) -> Point { mean(ofFirst: count, \.start) }
 
     /// The greatest distance any finger down has moved from where it went down.
     var maximumMovement: Double {
-        down.values.reduce(0) { max($0, $1.location.distance(to: $1.start)) }
+        @inline(__always) get {
+            down.values.reduce(0) { max($0, $1.location.distance(to: $1.start)) }
+        }
     }
 
     /// Centroid velocity over the recent samples, units per second.
-    var velocity: Point { window.velocity }
+    var velocity: Point {
+        @inline(__always) get { window.velocity }
+    }
 
     /// Samples the centroid of the first `count` fingers for velocity, when a finger is down.
     @inline(__always)

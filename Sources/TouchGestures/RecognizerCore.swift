@@ -34,12 +34,26 @@ struct RecognizerCore: Sendable {
         followsAtMost = spec.kind == .drag ? spec.fingers : .max
     }
 
-    var fingerCount: Int { fingers.count }
-    var followedCount: Int { min(fingers.count, followsAtMost) }
-    var centroid: Point { fingers.centroid(ofFirst: followedCount) }
-    var startCentroid: Point { fingers.startCentroid(ofFirst: followedCount) }
-    var maximumMovement: Double { fingers.maximumMovement }
-    var velocity: Point { fingers.velocity }
+    // Each asked of the core the rules hold `inout`: always inlined, since a call would take a copy of the whole
+    // core (its spec, fingers and last report) for `self`.
+    var fingerCount: Int {
+        @inline(__always) get { fingers.count }
+    }
+    var followedCount: Int {
+        @inline(__always) get { min(fingers.count, followsAtMost) }
+    }
+    var centroid: Point {
+        @inline(__always) get { fingers.centroid(ofFirst: followedCount) }
+    }
+    var startCentroid: Point {
+        @inline(__always) get { fingers.startCentroid(ofFirst: followedCount) }
+    }
+    var maximumMovement: Double {
+        @inline(__always) get { fingers.maximumMovement }
+    }
+    var velocity: Point {
+        @inline(__always) get { fingers.velocity }
+    }
 
     /// A report of this gesture at `time`, at the followed fingers' centroid, for the caller to fill in and pass to
     /// `report(_:into:)`.

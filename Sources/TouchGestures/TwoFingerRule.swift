@@ -64,6 +64,7 @@ struct TwoFingerRule: Sendable {
         turned = 0
     }
 
+    @inline(__always)
     private func positions(_ g: borrowing RecognizerCore) -> (Point, Point) {
         guard let pair, let a = g.fingers.down[pair.0]?.location, let b = g.fingers.down[pair.1]?.location else {
             return (.zero, .zero)
