@@ -76,6 +76,12 @@ public final class GestureArena {
         return index
     }
 
+    /// Adds the recognizer at `member` of `previous`, as it is there, mid-gesture or not (a scene change carries it
+    /// over); returns its index here.
+    public func carry(_ member: Int, from previous: GestureArena, owner: Int) -> Int {
+        add(previous.recognizers[member], owner: owner)
+    }
+
     /// Installs the relations between the recognizers added, one entry for each.
     public func install(_ relations: GestureRelations) {
         precondition(relations.covers(recognizers.count), "a relation table for another arena")
@@ -87,8 +93,14 @@ public final class GestureArena {
         }
     }
 
+    /// How many recognizers the arena holds.
+    public var count: Int { recognizers.count }
+
     /// The owner the recognizer at `index` was added with.
     public func owner(of index: Int) -> Int { owners[index] }
+
+    /// The gesture the recognizer at `index` recognizes.
+    public func spec(of index: Int) -> GestureSpec { recognizers[index].core.spec }
 
     /// Whether the recognizer at `index` has finished its sequence (ended, failed or cancelled).
     public func isFinished(_ index: Int) -> Bool { outcomes[index].state.isFinished }

@@ -35,12 +35,12 @@ extension Dispatcher {
     func makeArena(carrying carried: [String: [Int]] = [:], from previous: GestureArena? = nil) -> [Int?] {
         let nodes = index.nodes
         let arena = GestureArena()
-        var carriedTo = Array(repeating: Int?.none, count: previous?.recognizers.count ?? 0)
+        var carriedTo = Array(repeating: Int?.none, count: previous?.count ?? 0)
         recognizersByNode = Array(repeating: [], count: nodes.count)
         for (node, entry) in nodes.enumerated() {
             if let previous, let members = carried[entry.id] {
                 for member in members {
-                    let position = arena.add(previous.recognizers[member], owner: node)
+                    let position = arena.carry(member, from: previous, owner: node)
                     carriedTo[member] = position
                     recognizersByNode[node].append(position)
                 }

@@ -45,7 +45,7 @@ extension Dispatcher {
             if takingMembers.contains(member), fingers.keys.contains(where: { isTaken($0) && $0 != key }) {
                 // Still the sequence that took: a gesture that reset for a new touch has no taken finger.
                 mark(key)
-            } else if takes == .allDown, fingers.count >= arena.recognizers[member].spec.fingers {
+            } else if takes == .allDown, fingers.count >= arena.spec(of: member).fingers {
                 take(for: member)
             }
         }
