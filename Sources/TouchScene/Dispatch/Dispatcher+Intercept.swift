@@ -32,7 +32,7 @@ extension Dispatcher {
         state.deliverAt = nil
         state.withheld = []
         state.dragOrigin = nil
-        state.recognizers = recognizers(for: index.chain(from: container))
+        state.recognizers = recognizers(forFingerOn: container)
         // The container's stream starts where the finger went down.
         let down = MappedFingerEvent(
             event: FingerEvent(

@@ -37,6 +37,7 @@ extension Dispatcher {
         let arena = GestureArena()
         var carriedTo = Array(repeating: Int?.none, count: previous?.count ?? 0)
         recognizersByNode = Array(repeating: [], count: nodes.count)
+        recognizersOfTarget = Array(repeating: nil, count: nodes.count)
         for (node, entry) in nodes.enumerated() {
             if let previous, let members = carried[entry.id] {
                 for member in members {

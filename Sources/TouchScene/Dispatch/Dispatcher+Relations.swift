@@ -85,6 +85,15 @@ extension Dispatcher {
         return recognizersByNode[node].first { arena.spec(of: $0).name == name }
     }
 
+    /// The recognizers a finger captured by `node` feeds: `recognizers(for:)` of its chain, worked out at the first
+    /// such finger and kept until the arena is replaced.
+    func recognizers(forFingerOn node: Int) -> [Int] {
+        if let known = recognizersOfTarget[node] { return known }
+        let members = recognizers(for: index.chain(from: node))
+        recognizersOfTarget[node] = members
+        return members
+    }
+
     /// For each gesture kind, the recognizers of the nearest region in the chain that asks for it; then the
     /// ancestors' high-priority gestures and the gestures in the chain that these must wait for, so a relation
     /// is never waiting on a recognizer that cannot hear the finger.
