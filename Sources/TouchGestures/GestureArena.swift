@@ -45,6 +45,10 @@ public final class GestureArena {
     /// How many hold a success, and how many have a timer that can fire: most events find both zero.
     private var holdingCount = 0
     private var timedCount = 0
+    /// The earliest of those timers, unless `earliestIsStale`: a recognizer whose timer was the earliest changed it,
+    /// and the next `nextDeadline` looks through the engaged ones again.
+    private var earliest: EventTime?
+    private var earliestIsStale = false
     /// The recognizers a winner may still exclude, kept for its storage.
     private var open: [Int] = []
     #if DEBUG
@@ -152,11 +156,14 @@ public final class GestureArena {
     /// The earliest pending timer.
     public var nextDeadline: EventTime? {
         guard timedCount > 0 else { return nil }
-        var earliest: EventTime?
-        for position in engaged.indices {
-            let outcome = outcomes[engaged[position]]
-            guard !outcome.state.isFinished, let deadline = outcome.deadline else { continue }
-            earliest = min(earliest ?? deadline, deadline)
+        if earliestIsStale {
+            earliestIsStale = false
+            earliest = nil
+            for position in engaged.indices {
+                let outcome = outcomes[engaged[position]]
+                guard !outcome.state.isFinished, let deadline = outcome.deadline else { continue }
+                earliest = min(earliest ?? deadline, deadline)
+            }
         }
         return earliest
     }
@@ -184,6 +191,12 @@ public final class GestureArena {
         let before = outcomes[index]
         if before.isHolding != outcome.isHolding { holdingCount += outcome.isHolding ? 1 : -1 }
         if before.isTimed != outcome.isTimed { timedCount += outcome.isTimed ? 1 : -1 }
+        if before.isTimed, before.deadline == earliest, !outcome.isTimed || outcome.deadline != before.deadline {
+            earliestIsStale = true
+        }
+        if outcome.isTimed, !earliestIsStale, let deadline = outcome.deadline, earliest.map({ deadline < $0 }) ?? true {
+            earliest = deadline
+        }
         outcomes[index] = outcome
         changed.append(index)
     }
