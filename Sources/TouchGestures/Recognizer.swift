@@ -18,18 +18,18 @@ import TouchJSON
 public struct Recognizer: Sendable {
     /// What the owner must know after an input: every question the arena asks on each event, answered once, so it
     /// keeps them beside the recognizers and never reads (or copies) a recognizer to ask.
-    public struct Outcome: Equatable, Sendable {
-        public var state: GestureState = .possible
+    struct Outcome: Equatable, Sendable {
+        var state: GestureState = .possible
         /// A success is held for others to fail (`release` or `forceFail` ends it).
-        public var isHolding = false
+        var isHolding = false
         /// A `began` or `ended` waits for the arena's word (`settle`) before anything else.
-        public var awaitsWord = false
+        var awaitsWord = false
         /// Engaged in a sequence: has fingers, or has not finished.
-        public var isEngaged = false
+        var isEngaged = false
         /// Some finger took part in the current sequence.
-        public var hasParticipants = false
+        var hasParticipants = false
         /// When `reachDeadline` must run next.
-        public var deadline: EventTime?
+        var deadline: EventTime?
 
         /// A timer that can still fire.
         var isTimed: Bool { deadline != nil && !state.isFinished }
