@@ -38,6 +38,8 @@ public struct Recognizer: Sendable {
     }
 
     var core: RecognizerCore
+    /// The rules, one field each, of which the one `spec.kind` names runs: an enum's payload cannot be changed in
+    /// place, and copying it out and back on every event would copy the swipe's table with it.
     private var tap = TapRule()
     private var longPress = LongPressRule()
     private var drag = DragRule()
@@ -47,6 +49,7 @@ public struct Recognizer: Sendable {
     private var pending: GestureEvent? {
         didSet { isHolding = pending != nil }
     }
+    /// Whether a success is held (`pending` is set), without copying the held event to ask.
     public private(set) var isHolding = false
     /// The sample whose last steps (`finishSample`) wait for the provisional report to be settled.
     private var unfinishedSample: TouchSample?
