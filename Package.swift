@@ -15,7 +15,7 @@ let crossModule: [SwiftSetting] = [
     .unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))
 ]
 
-// The per-event path also runs through classes (dispatcher, recognizers, engine); in a release build each access to
+// The per-event path also runs through classes (dispatcher, gesture arena, engine); in a release build each access to
 // their stored properties costs a runtime exclusivity check, about 10 % of the pipeline's instructions
 // (docs/performance.md). Release builds of these modules skip the check; debug builds, and so the test suite and
 // its AddressSanitizer run, keep it.

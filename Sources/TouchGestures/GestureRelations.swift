@@ -4,7 +4,7 @@ import TouchCore
 /// builds it when a scene is installed (docs/scene.md, "Relations"); recognizers hold no reference to each other.
 ///
 /// Exclusion is the default and needs no entry: a winner fails every other recognizer that shares a finger with it,
-/// unless the arena's `simultaneous` question lets the pair run together, or the two are steps of one sequence.
+/// unless the two may run together (`mayRunTogether`), or are steps of one sequence.
 public struct GestureRelations: Equatable, Sendable {
     /// For each recognizer, the ones that must fail before it may begin or end (UIKit's `require(toFail:)`; a
     /// single tap waiting for the double tap; every gesture below a region's high-priority one), in the order they
@@ -16,6 +16,12 @@ public struct GestureRelations: Equatable, Sendable {
     public var after: [Int?] = []
     /// The step that follows each recognizer, if any: `after` read the other way.
     public var next: [Int?] = []
+    /// Simultaneous groups (a region's `simultaneous`: gesture names that may be recognized together), each by a
+    /// number: for each recognizer, the groups of its own region that name it.
+    public var ownGroups: [[Int]] = []
+    /// For each recognizer, every group, of any region, that names it: a group names gestures, not recognizers, so
+    /// a region's group lets its own gesture run with a gesture of that name anywhere it shares fingers with.
+    public var namingGroups: [[Int]] = []
 
     public init() {}
 
@@ -24,12 +30,26 @@ public struct GestureRelations: Equatable, Sendable {
         mustFail = Array(repeating: [], count: count)
         after = Array(repeating: nil, count: count)
         next = Array(repeating: nil, count: count)
+        ownGroups = Array(repeating: [], count: count)
+        namingGroups = Array(repeating: [], count: count)
+    }
+
+    /// Whether the table has an entry for each of `count` recognizers.
+    func covers(_ count: Int) -> Bool {
+        mustFail.count == count && after.count == count && next.count == count && ownGroups.count == count
+            && namingGroups.count == count
     }
 
     /// Makes `second` the step after `first`.
     public mutating func sequence(_ first: Int, before second: Int) {
         next[first] = second
         after[second] = first
+    }
+
+    /// Whether `a` and `b` may both be recognized: a group of either's region names both.
+    func mayRunTogether(_ a: Int, _ b: Int) -> Bool {
+        func named(_ own: [Int], _ naming: [Int]) -> Bool { own.contains { naming.contains($0) } }
+        return named(ownGroups[a], namingGroups[b]) || named(ownGroups[b], namingGroups[a])
     }
 
     /// Whether `a` is before or after `b` in one sequence.

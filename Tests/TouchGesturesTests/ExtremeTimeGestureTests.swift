@@ -16,7 +16,7 @@ struct ExtremeTimeGestureTests {
     @Test("every recognizer survives a touch 0.1 s before the end of time: deadlines saturate at EventTime.max")
     func deadlinesSaturate() {
         for kind in GestureKind.allCases {
-            let recognizer = Recognizer.make(GestureSpec(kind))
+            var recognizer = Recognizer(spec: GestureSpec(kind))
             _ = recognizer.handle(sample(1, .down, 0, at: Self.nearMax))
             // Tap: +500 ms hold limit; long press: +500 ms; swipe: +500 ms. Each is past Int64.max.
             if let deadline = recognizer.deadline { #expect(deadline == .max, "\(kind)") }

@@ -31,8 +31,8 @@ struct FinishedRecognizerTests {
     func arenaMatchesHandle(kind: GestureKind) {
         let spec = GestureSpec(kind)
         let arena = GestureArena()
-        arena.add(Recognizer.make(spec), owner: 0)
-        let alone = Recognizer.make(spec)
+        arena.add(Recognizer(spec: spec), owner: 0)
+        var alone = Recognizer(spec: spec)
         var viaArena: [GestureEvent] = []
         var viaHandle: [GestureEvent] = []
         for sample in Self.script {
@@ -50,7 +50,7 @@ struct FinishedRecognizerTests {
 
     @Test("a failed tap keeps its finger where it failed; the next tap is reported where it lifts")
     func failedTapIgnoresMoves() {
-        let tap = Recognizer.make(GestureSpec(.tap))
+        var tap = Recognizer(spec: GestureSpec(.tap))
         for sample in Self.script.prefix(3) { #expect(tap.handle(sample).isEmpty) }
         #expect(tap.state == .failed)
         let key = FingerKey(rawValue: 1)

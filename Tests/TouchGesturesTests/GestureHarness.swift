@@ -12,9 +12,14 @@ final class GestureHarness {
         _ specs: [GestureSpec], simultaneous: Set<String> = [], mustFail: [(String, String)] = [],
         sequenced: [(String, String)] = []
     ) {
-        arena = GestureArena { a, _, b, _ in simultaneous.contains(a.spec.name) && simultaneous.contains(b.spec.name) }
-        for spec in specs { arena.add(Recognizer.make(spec), owner: 0) }
+        arena = GestureArena()
+        for spec in specs { arena.add(Recognizer(spec: spec), owner: 0) }
         var relations = GestureRelations(count: arena.recognizers.count)
+        // One group naming them all, as a region's `"simultaneous": [[...]]`.
+        for (member, spec) in specs.enumerated() where simultaneous.contains(spec.name) {
+            relations.ownGroups[member] = [0]
+            relations.namingGroups[member] = [0]
+        }
         for (waiter, blocker) in mustFail {
             let w = arena.recognizers.firstIndex { $0.spec.name == waiter }!
             relations.mustFail[w].append(arena.recognizers.firstIndex { $0.spec.name == blocker }!)

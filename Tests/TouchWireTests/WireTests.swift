@@ -123,7 +123,7 @@ struct TransportTests {
         #expect(InternedString.existing(name) == nil)
         let spec = try #require(scene.regions.first?.gestures.first)
         #expect(spec.name == name)
-        let recognizer = Recognizer.make(spec)
+        let recognizer = Recognizer(spec: spec)
         #expect(InternedString.existing(name) == recognizer.nameID)
     }
 

@@ -55,7 +55,7 @@ extension Dispatcher {
             silent: target == nil && options.dropUnassigned)
         if let target {
             state.tapCount = tapCount(on: target, at: mapped.position, time: event.time)
-            state.recognizers = recognizers(for: index.chain(from: target))
+            state.recognizers = recognizers(forFingerOn: target)
             state.container = index.chain(from: target).dropFirst().first { index.nodes[$0].region.intercept != nil }
             claimDrag(of: target, by: key, &state)
             claimScroll(of: target, by: key, from: mapped.position)

@@ -16,7 +16,7 @@ extension Dispatcher {
                 position: state.lastLocation)
             if !state.silent { out.append(.touch(touchEvent(state, cancel, regionNode: target, in: index))) }
             for member in state.recognizers where !containerChain.contains(arena.owner(of: member)) {
-                for event in arena.recognizers[member].release(key, at: time) {
+                for event in arena.release(key, from: member, at: time) {
                     out.append(.gesture(region: index.nodes[arena.owner(of: member)].internedID, event))
                 }
             }
@@ -32,7 +32,7 @@ extension Dispatcher {
         state.deliverAt = nil
         state.withheld = []
         state.dragOrigin = nil
-        state.recognizers = recognizers(for: index.chain(from: container))
+        state.recognizers = recognizers(forFingerOn: container)
         // The container's stream starts where the finger went down.
         let down = MappedFingerEvent(
             event: FingerEvent(

@@ -23,32 +23,36 @@ extension Dispatcher {
 
     /// Lends the arena to `body` without a retain (reading `arena` for a call retained and released it on every
     /// event). Safe because the dispatcher owns the arena and replaces it only on a scene change, which nothing the
-    /// arena calls can reach: its recognizers and its `simultaneous` closure (over the scene's nodes) hold no
-    /// reference to the dispatcher.
+    /// arena does can reach: it and its recognizers hold no reference to the dispatcher.
     @inline(__always)
     func withArena<Result>(_ body: (GestureArena) -> Result) -> Result {
         Unmanaged.passUnretained(arena)._withUnsafeGuaranteedRef(body)
     }
 
-    func makeArena(reusing reused: [String: [Recognizer]]) -> GestureArena {
+    /// A new arena for the scene's recognizers: new ones, or for the regions `carried` names, the recognizers of
+    /// `previous` (by index) carried over mid-gesture. Returns, for each of `previous`'s recognizers, its index in the
+    /// new arena when it was carried.
+    func makeArena(carrying carried: [String: [Int]] = [:], from previous: GestureArena? = nil) -> [Int?] {
         let nodes = index.nodes
-        let arena = GestureArena { a, ownerA, b, ownerB in
-            // Each region's groups searched where they are: joining the two lists made an array for every pair.
-            func together(_ groups: [[String]]) -> Bool {
-                groups.contains { $0.contains(a.spec.name) && $0.contains(b.spec.name) }
-            }
-            return together(nodes[ownerA].region.simultaneous)
-                || (ownerA != ownerB && together(nodes[ownerB].region.simultaneous))
-        }
+        let arena = GestureArena()
+        var carriedTo = Array(repeating: Int?.none, count: previous?.count ?? 0)
         recognizersByNode = Array(repeating: [], count: nodes.count)
+        recognizersOfTarget = Array(repeating: nil, count: nodes.count)
         for (node, entry) in nodes.enumerated() {
-            let made = reused[entry.id] ?? entry.region.gestures.map(Recognizer.make)
-            for recognizer in made {
-                recognizersByNode[node].append(arena.recognizers.count)
-                arena.add(recognizer, owner: node)
+            if let previous, let members = carried[entry.id] {
+                for member in members {
+                    let position = arena.carry(member, from: previous, owner: node)
+                    carriedTo[member] = position
+                    recognizersByNode[node].append(position)
+                }
+            } else {
+                for spec in entry.region.gestures {
+                    recognizersByNode[node].append(arena.add(Recognizer(spec: spec), owner: node))
+                }
             }
         }
-        return arena
+        self.arena = arena
+        return carriedTo
     }
 
     func runTimers(upTo time: EventTime) {

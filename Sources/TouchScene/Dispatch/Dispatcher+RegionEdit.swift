@@ -25,7 +25,9 @@ extension Dispatcher {
                 guard var state = fingers[key], let target = state.target, !index.nodes[target].eligible else {
                     continue
                 }
-                end(&state, key: key, region: target, in: before, arena: arena, at: time)
+                end(&state, key: key, region: target, in: before, at: time) {
+                    self.arena.release(key, from: $0, at: time)
+                }
                 fingers[key] = state
             }
         }

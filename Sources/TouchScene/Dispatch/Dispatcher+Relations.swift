@@ -9,42 +9,43 @@ import TouchGestures
 ///   to fail, and it hears its descendants' fingers even where a descendant asks for the same kind.
 /// - `sequenced` (SwiftUI `sequenced(before:)`): each gesture of a chain hears nothing until the one before it is
 ///   recognized.
+/// - `simultaneous`: gestures a region names together may both be recognized; all others are exclusive.
 extension Dispatcher {
     /// Installs the arena's relation table, from the scene's regions. Runs on every new arena, so recognizers
     /// carried over from the previous scene are related to the new scene's.
     func linkRelations() {
         let nodes = index.nodes
-        var relations = GestureRelations(count: arena.recognizers.count)
+        // Each spec copied once: the loops below read them in place.
+        let specs = (0..<arena.count).map { arena.spec(of: $0) }
+        var relations = GestureRelations(count: specs.count)
         var hasHighPriorityAncestor = false
         for (node, members) in recognizersByNode.enumerated() {
             for member in members {
-                // A tap waits for the taps of more taps (same fingers) on the same region to fail. The specs are
-                // read in place: a copy of each retained its strings and sets.
-                let recognizer = arena.recognizers[member]
-                guard recognizer.spec.kind == .tap else { continue }
+                // A tap waits for the taps of more taps (same fingers) on the same region to fail.
+                guard specs[member].kind == .tap else { continue }
                 relations.mustFail[member] = members.filter {
-                    let other = arena.recognizers[$0]
-                    return other.spec.kind == .tap && other.spec.fingers == recognizer.spec.fingers
-                        && other.spec.taps > recognizer.spec.taps
+                    specs[$0].kind == .tap && specs[$0].fingers == specs[member].fingers
+                        && specs[$0].taps > specs[member].taps
                 }
             }
             for member in members {
-                for reference in arena.recognizers[member].spec.requireToFail {
+                for reference in specs[member].requireToFail {
                     if let blocker = self.recognizer(reference, from: nodes[node].id) {
                         relations.mustFail[member].append(blocker)
                     }
                 }
             }
             for chain in nodes[node].region.sequenced {
-                let steps = chain.compactMap { name in members.first { arena.recognizers[$0].spec.name == name } }
+                let steps = chain.compactMap { name in members.first { specs[$0].name == name } }
                 for (first, second) in zip(steps, steps.dropFirst()) { relations.sequence(first, before: second) }
             }
             if nodes[node].region.gestures.contains(where: \.highPriority) { hasHighPriorityAncestor = true }
         }
+        linkSimultaneous(&relations, specs: specs)
         if hasHighPriorityAncestor {
             for node in nodes.indices {
                 for ancestor in index.chain(from: node).dropFirst() {
-                    for member in recognizersByNode[ancestor] where arena.recognizers[member].spec.highPriority {
+                    for member in recognizersByNode[ancestor] where specs[member].highPriority {
                         for waiter in recognizersByNode[node] { relations.mustFail[waiter].append(member) }
                     }
                 }
@@ -53,11 +54,44 @@ extension Dispatcher {
         arena.install(relations)
     }
 
+    /// Numbers every region's `simultaneous` groups, and gives each recognizer the groups of its region that name it
+    /// and the groups of any region that name it.
+    private func linkSimultaneous(_ relations: inout GestureRelations, specs: [GestureSpec]) {
+        let nodes = index.nodes
+        var naming: [String: [Int]] = [:]
+        var groupsOfNode: [[(number: Int, names: [String])]] = Array(repeating: [], count: nodes.count)
+        var count = 0
+        for (node, entry) in nodes.enumerated() {
+            for group in entry.region.simultaneous {
+                for name in group { naming[name, default: []].append(count) }
+                groupsOfNode[node].append((count, group))
+                count += 1
+            }
+        }
+        guard count > 0 else { return }
+        for (node, members) in recognizersByNode.enumerated() {
+            for member in members {
+                let name = specs[member].name
+                relations.namingGroups[member] = naming[name] ?? []
+                relations.ownGroups[member] = groupsOfNode[node].filter { $0.names.contains(name) }.map(\.number)
+            }
+        }
+    }
+
     /// The arena index of the recognizer a `requireToFail` reference names, seen from the region `id`.
     func recognizer(_ reference: String, from id: String) -> Int? {
         let (region, name) = SceneLoader.resolve(reference, from: id)
         guard let node = index.index(of: region) else { return nil }
-        return recognizersByNode[node].first { arena.recognizers[$0].spec.name == name }
+        return recognizersByNode[node].first { arena.spec(of: $0).name == name }
+    }
+
+    /// The recognizers a finger captured by `node` feeds: `recognizers(for:)` of its chain, worked out at the first
+    /// such finger and kept until the arena is replaced.
+    func recognizers(forFingerOn node: Int) -> [Int] {
+        if let known = recognizersOfTarget[node] { return known }
+        let members = recognizers(for: index.chain(from: node))
+        recognizersOfTarget[node] = members
+        return members
     }
 
     /// For each gesture kind, the recognizers of the nearest region in the chain that asks for it; then the
@@ -69,7 +103,7 @@ extension Dispatcher {
         for (depth, node) in chain.enumerated() {
             let own = Set(index.nodes[node].region.gestures.map(\.kind))
             for member in recognizersByNode[node] {
-                let spec = arena.recognizers[member].spec
+                let spec = arena.spec(of: member)
                 if !kinds.contains(spec.kind) || (depth > 0 && spec.highPriority) { result.append(member) }
             }
             kinds.formUnion(own)

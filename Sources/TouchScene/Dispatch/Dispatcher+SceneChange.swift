@@ -10,32 +10,33 @@ extension Dispatcher {
         let oldRecognizers = recognizersByNode
         let oldArena = arena
         index = SceneIndex(scene: scene)
-        var reused: [String: [Recognizer]] = [:]
+        var carried: [String: [Int]] = [:]
         for (node, members) in oldRecognizers.enumerated() {
             let oldRegion = oldIndex.nodes[node].region
             guard let newNode = index[oldRegion.id], newNode.region.gestures == oldRegion.gestures,
                 newNode.region.simultaneous == oldRegion.simultaneous, newNode.region.sequenced == oldRegion.sequenced
             else { continue }
-            reused[oldRegion.id] = members.map { oldArena.recognizers[$0] }
+            carried[oldRegion.id] = members
         }
-        arena = makeArena(reusing: reused)
+        // Where each of the old arena's recognizers is in the new one, when it was carried over: from here on what
+        // happens to it happens there.
+        let carriedTo = makeArena(carrying: carried, from: oldArena)
         linkRelations()
-        var carried: [ObjectIdentifier: Int] = [:]
-        for (position, recognizer) in arena.recognizers.enumerated() {
-            carried[ObjectIdentifier(recognizer)] = position
-        }
         // Members are indices into the arena just replaced: a taking gesture carried over goes on taking the fingers
         // that land in it, one not carried over takes no more; a taken finger stays taken.
-        let newMember = { (member: Int) in carried[ObjectIdentifier(oldArena.recognizers[member])] }
-        takingMembers = takingMembers.compactMap(newMember)
-        takesDue = takesDue.compactMap(newMember)
+        takingMembers = takingMembers.compactMap { carriedTo[$0] }
+        takesDue = takesDue.compactMap { carriedTo[$0] }
 
         for key in fingers.keys.sorted() {
             guard var state = fingers[key], !state.dead else { continue }
             let oldTarget = state.target
             let newTarget = oldTarget.flatMap { index.index(of: oldIndex.nodes[$0].id) }
             if let oldTarget, newTarget == nil || !index.nodes[newTarget!].eligible {
-                end(&state, key: key, region: oldTarget, in: oldIndex, arena: oldArena, at: time)
+                end(&state, key: key, region: oldTarget, in: oldIndex, at: time) { member in
+                    // Released, not only failed: a recognizer carried into the new arena must reset at its next touch.
+                    if let position = carriedTo[member] { return self.arena.release(key, from: position, at: time) }
+                    return oldArena.release(key, from: member, at: time)
+                }
                 fingers[key] = state
                 continue
             }
@@ -43,11 +44,10 @@ extension Dispatcher {
             state.container = state.container.flatMap { index.index(of: oldIndex.nodes[$0].id) }
             var kept: [Int] = []
             for member in state.recognizers {
-                let recognizer = oldArena.recognizers[member]
-                if let position = carried[ObjectIdentifier(recognizer)] {
+                if let position = carriedTo[member] {
                     kept.append(position)
                 } else if let oldTarget {
-                    for event in recognizer.forceFail(at: time) {
+                    for event in oldArena.forceFail(member, at: time) {
                         out.append(.gesture(region: oldIndex.nodes[oldTarget].internedID, event))
                     }
                 }
@@ -68,9 +68,11 @@ extension Dispatcher {
     }
 
     /// A finger whose region went away or can no longer take touches: one cancel, then silence.
+    /// `release` lets go of the finger in the recognizer of the given index of `state.recognizers` and returns what it
+    /// reports.
     func end(
-        _ state: inout FingerState, key: FingerKey, region: Int, in regionIndex: SceneIndex, arena: GestureArena,
-        at time: EventTime
+        _ state: inout FingerState, key: FingerKey, region: Int, in regionIndex: SceneIndex, at time: EventTime,
+        release: (Int) -> [GestureEvent]
     ) {
         if state.deliverAt == nil && !state.silent {
             let last = MappedFingerEvent(
@@ -79,9 +81,8 @@ extension Dispatcher {
                 position: state.lastLocation)
             out.append(.touch(touchEvent(state, last, regionNode: region, in: regionIndex)))
         }
-        // Released, not only failed: a recognizer carried into a new arena must reset at its next touch.
         for member in state.recognizers {
-            for event in arena.recognizers[member].release(key, at: time) {
+            for event in release(member) {
                 out.append(.gesture(region: regionIndex.nodes[region].internedID, event))
             }
         }

@@ -18,8 +18,7 @@ extension Dispatcher {
     /// A report of `member`: a taking gesture recognized takes its fingers once the finger event that made it
     /// is handled (`applyDueTakes`): reports arrive while the finger table is being changed in place.
     func noteTaking(_ report: GestureArena.Report) {
-        let recognizer = arena.recognizers[report.member]
-        guard recognizer.spec.takesFingers != .never else { return }
+        guard withArena({ $0.takesFingers(report.member) }) != .never else { return }
         switch report.event.event {
         case .began, .ended: takesDue.append(report.member)
         case .pressing, .changed, .failed, .cancelled: break
@@ -39,25 +38,24 @@ extension Dispatcher {
     func noteTakingAtDown(of key: FingerKey) {
         guard let state = fingers[key], !state.recognizers.isEmpty else { return }
         for member in state.recognizers {
-            let recognizer = arena.recognizers[member]
-            guard recognizer.spec.takesFingers != .never, !recognizer.state.isFinished,
-                recognizer.fingers.contains(key)
-            else { continue }
-            if takingMembers.contains(member), recognizer.fingers.keys.contains(where: { isTaken($0) && $0 != key }) {
+            let takes = arena.takesFingers(member)
+            guard takes != .never, !arena.isFinished(member) else { continue }
+            let fingers = arena.fingers(of: member)
+            guard fingers.contains(key) else { continue }
+            if takingMembers.contains(member), fingers.keys.contains(where: { isTaken($0) && $0 != key }) {
                 // Still the sequence that took: a gesture that reset for a new touch has no taken finger.
                 mark(key)
-            } else if recognizer.spec.takesFingers == .allDown, recognizer.fingers.count >= recognizer.spec.fingers {
+            } else if takes == .allDown, fingers.count >= arena.spec(of: member).fingers {
                 take(for: member)
             }
         }
     }
 
     private func take(for member: Int) {
-        let recognizer = arena.recognizers[member]
         // The members whose gestures are over no longer take later fingers.
-        takingMembers.removeAll { arena.recognizers[$0].state.isFinished && arena.recognizers[$0].fingers.isEmpty }
+        takingMembers.removeAll { arena.isFinished($0) && arena.fingers(of: $0).isEmpty }
         if !takingMembers.contains(member) { takingMembers.append(member) }
-        for key in recognizer.fingers.keys { mark(key) }
+        for key in arena.fingers(of: member).keys { mark(key) }
     }
 
     private func isTaken(_ key: FingerKey) -> Bool { fingers[key]?.taken == true }

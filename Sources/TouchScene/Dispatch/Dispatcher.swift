@@ -26,6 +26,10 @@ public final class Dispatcher {
     var arena: GestureArena
     /// Arena indices of each node's recognizers.
     var recognizersByNode: [[Int]] = []
+    /// For each node a finger has gone down on since the arena was made, the recognizers such a finger feeds
+    /// (`recognizers(for:)` of its chain): they follow from the scene's tree, gestures and relations alone, which
+    /// only a new arena changes, and working them out again at every down weighed every wait of the region.
+    var recognizersOfTarget: [[Int]?] = []
     var fingers = FingerTable<FingerState>()
     /// Per node, the finger key that drags it.
     var dragDrivers: [Int: FingerKey] = [:]
@@ -76,7 +80,7 @@ public final class Dispatcher {
         self.options = options
         index = SceneIndex(scene: scene)
         arena = GestureArena()
-        arena = makeArena(reusing: [:])
+        _ = makeArena()
         linkRelations()
     }
 
