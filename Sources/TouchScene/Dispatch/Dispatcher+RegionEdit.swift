@@ -25,7 +25,7 @@ extension Dispatcher {
                 guard var state = fingers[key], let target = state.target, !index.nodes[target].eligible else {
                     continue
                 }
-                end(&state, key: key, region: target, in: before, at: time) {
+                end(&state, key: key, region: target, in: before, at: time, owner: arena.owner(of:)) {
                     self.arena.release(key, from: $0, at: time)
                 }
                 fingers[key] = state

@@ -32,7 +32,8 @@ extension Dispatcher {
             let oldTarget = state.target
             let newTarget = oldTarget.flatMap { index.index(of: oldIndex.nodes[$0].id) }
             if let oldTarget, newTarget == nil || !index.nodes[newTarget!].eligible {
-                end(&state, key: key, region: oldTarget, in: oldIndex, at: time) { member in
+                end(&state, key: key, region: oldTarget, in: oldIndex, at: time, owner: oldArena.owner(of:)) {
+                    member in
                     // Released, not only failed: a recognizer carried into the new arena must reset at its next touch.
                     if let position = carriedTo[member] { return self.arena.release(key, from: position, at: time) }
                     return oldArena.release(key, from: member, at: time)
@@ -46,10 +47,10 @@ extension Dispatcher {
             for member in state.recognizers {
                 if let position = carriedTo[member] {
                     kept.append(position)
-                } else if let oldTarget {
-                    for event in oldArena.forceFail(member, at: time) {
-                        out.append(.gesture(region: oldIndex.nodes[oldTarget].internedID, event))
-                    }
+                } else {
+                    // A bubbled gesture's events name the region whose gesture it is, not the finger's.
+                    let owner = oldIndex.nodes[oldArena.owner(of: member)].internedID
+                    for event in oldArena.forceFail(member, at: time) { out.append(.gesture(region: owner, event)) }
                 }
             }
             state.recognizers = kept
@@ -69,10 +70,11 @@ extension Dispatcher {
 
     /// A finger whose region went away or can no longer take touches: one cancel, then silence.
     /// `release` lets go of the finger in the recognizer of the given index of `state.recognizers` and returns what it
-    /// reports.
+    /// reports; `owner` gives that recognizer's node in `regionIndex`, whose region its reports name (a gesture
+    /// bubbled from an ancestor is the ancestor's, as all its other events are).
     func end(
         _ state: inout FingerState, key: FingerKey, region: Int, in regionIndex: SceneIndex, at time: EventTime,
-        release: (Int) -> [GestureEvent]
+        owner: (Int) -> Int, release: (Int) -> [GestureEvent]
     ) {
         if state.deliverAt == nil && !state.silent {
             let last = MappedFingerEvent(
@@ -82,9 +84,8 @@ extension Dispatcher {
             out.append(.touch(touchEvent(state, last, regionNode: region, in: regionIndex)))
         }
         for member in state.recognizers {
-            for event in release(member) {
-                out.append(.gesture(region: regionIndex.nodes[region].internedID, event))
-            }
+            let gestureRegion = regionIndex.nodes[owner(member)].internedID
+            for event in release(member) { out.append(.gesture(region: gestureRegion, event)) }
         }
         state.dead = true
         // A dead finger drags nothing: the region (if it comes back) is free for the next finger.
