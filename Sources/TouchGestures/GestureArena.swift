@@ -153,6 +153,15 @@ public final class GestureArena {
         return reports.map(\.event)
     }
 
+    /// Settles held successes after a change that came from outside a feed (a scene change that made a blocker anew,
+    /// a finger taken from one): a success whose blockers can no longer succeed is released at `time`, since no
+    /// timer or touch may come to settle it.
+    public func settleHeld(at time: EventTime) -> [Report] {
+        var reports: [Report] = []
+        resolve(at: time, into: &reports)
+        return reports
+    }
+
     /// The earliest pending timer.
     public var nextDeadline: EventTime? {
         guard timedCount > 0 else { return nil }

@@ -21,6 +21,14 @@ extension Dispatcher {
         while !reports.isEmpty { reports.removeLast() }
     }
 
+    /// Settles the arena's held successes after a scene change or an edit (`GestureArena.settleHeld`).
+    func settleHeldGestures(at time: EventTime) {
+        for report in arena.settleHeld(at: time) {
+            out.append(.gesture(region: index.nodes[report.owner].internedID, report.event))
+            noteTaking(report)
+        }
+    }
+
     /// Lends the arena to `body` without a retain (reading `arena` for a call retained and released it on every
     /// event). Safe because the dispatcher owns the arena and replaces it only on a scene change, which nothing the
     /// arena does can reach: it and its recognizers hold no reference to the dispatcher.

@@ -30,6 +30,7 @@ extension Dispatcher {
                 }
                 fingers[key] = state
             }
+            settleHeldGestures(at: time)
         }
         reanchorScrollDrivers { $0 }
         return takeOutput()

@@ -56,6 +56,7 @@ extension Dispatcher {
             state.recognizers = kept
             fingers[key] = state
         }
+        settleHeldGestures(at: time)
         dragDrivers = Dictionary(
             uniqueKeysWithValues: dragDrivers.compactMap { node, key in
                 index.index(of: oldIndex.nodes[node].id).map { ($0, key) }
