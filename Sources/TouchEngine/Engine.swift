@@ -64,6 +64,9 @@ public final class Engine {
     var requestBudget = RequestBudget()
     /// The client served first by the last turn that resumed deferred requests: the next turn starts after it.
     var lastResumedClient = ClientID(0)
+    /// Clients whose `requestsDeferred` is set: asked at every flush and deadline, where looking at every client
+    /// cost a walk of the dictionary.
+    var deferredClients = 0
     /// The latest time an input carried: what a scene change or a cancel without its own time is stamped with.
     var now = EventTime.zero
     /// Touches cancelled as stuck since the engine started, on every device (`Engine+StuckTouches.swift`).
@@ -79,11 +82,6 @@ public final class Engine {
     /// A step's outputs, for an output that takes them (`Watching`).
     var stepBuffer: [PipelineOutput] = []
     var dispatchBuffer: [DispatchEvent] = []
-    /// The fan-out's line; nil only while `broadcast` writes in it.
-    var writer: JSONWriter? = JSONWriter(capacity: 4096)
-    /// The field selections a line was encoded for, in the fan-out of one event: kept from event to event, so that
-    /// subscribers of several selections cost no allocation per event.
-    var encodedSelections: [FieldSelection] = []
 
     public init(scene: Scene, settings: Settings = Settings()) {
         self.settings = settings
@@ -177,6 +175,7 @@ public final class Engine {
             client.isClosed = true
         }
         clients.removeAll()
+        deferredClients = 0
         lastFoundClient = nil
         subscribers.removeAll()
     }

@@ -33,11 +33,11 @@ public struct TemplateCursor {
     }
 
     /// Numbers under 10,000 (a slot, a finger, a tap count, a raw coordinate: several a line) are written here,
-    /// one or two pairs of digits, with no call.
+    /// one or two pairs of digits, with no call; under 10^8 (a time since a down) as one word of eight digits.
     @inlinable @inline(__always)
     public mutating func integer(_ value: Int64) {
         let small = UInt64(bitPattern: value)
-        guard small < 10_000 else { return printInteger(value) }
+        guard small < 10_000 else { return mediumInteger(value) }
         precondition(end - next >= 4, "template line longer than its reserved room")
         let number = Int(truncatingIfNeeded: small)
         guard number >= 100 else { return belowHundred(number) }
@@ -48,6 +48,18 @@ public struct TemplateCursor {
         next[0] = pairs[pair]
         next[1] = pairs[pair &+ 1]
         next += 2
+    }
+
+    /// A number from 10,000 to 10^8, as eight digits in one word whose leading zeros a shift drops; others a call.
+    @inlinable @inline(__always)
+    mutating func mediumInteger(_ value: Int64) {
+        let magnitude = UInt64(bitPattern: value)
+        guard magnitude < 100_000_000 else { return printInteger(value) }
+        precondition(end - next >= 8, "template line longer than its reserved room")
+        let digits = magnitude < 1_000_000 ? (magnitude < 100_000 ? 5 : 6) : (magnitude < 10_000_000 ? 7 : 8)
+        let word = Self.eightDigits(Int(truncatingIfNeeded: magnitude)) &>> UInt64(8 &* (8 &- digits))
+        UnsafeMutableRawPointer(next).storeBytes(of: word.littleEndian, as: UInt64.self)
+        next += digits
     }
 
     /// One digit, or two from the table of pairs, for `number` in 0..<100, in room the caller tested.
@@ -105,15 +117,76 @@ public struct TemplateCursor {
             high: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self), count: count)
     }
 
-    /// Two decimals (every coordinate), as `JSONWriter.appendDouble(_, decimals: 2)` prints them.
+    /// Two decimals (every coordinate), as `JSONWriter.appendDouble(_, decimals: 2)` prints them. Inlined: a
+    /// coordinate is one word of up to eight bytes (`shortHundredths`), stored at once; larger numbers are a call.
+    @inlinable @inline(__always)
     public mutating func hundredths(_ value: Double) {
-        room(for: Self.numberBytes)
-        printHundredths(value)
+        guard let short = Self.shortHundredths(value) else { return printHundredths(value) }
+        precondition(end - next >= 8, "template line longer than its reserved room")
+        UnsafeMutableRawPointer(next).storeBytes(of: short.bytes.littleEndian, as: UInt64.self)
+        next += short.count
     }
 
     /// The same, and the bytes kept in the writer's memo slot `slot` (any number: taken modulo
     /// `NumberMemo.slotCount`) for `hundredths(_:reusing:)` on this line or a later one.
+    @inlinable @inline(__always)
     public mutating func hundredths(_ value: Double, keepingIn slot: Int) {
+        guard let short = Self.shortHundredths(value) else { return printHundredths(value, keepingIn: slot) }
+        precondition(end - next >= 8, "template line longer than its reserved room")
+        UnsafeMutableRawPointer(next).storeBytes(of: short.bytes.littleEndian, as: UInt64.self)
+        next += short.count
+        memo.entry(slot).pointee = NumberMemo.Entry(
+            bits: value.bitPattern, low: short.bytes.littleEndian, high: 0, count: short.count)
+    }
+
+    /// A number under 10,000 in magnitude once rounded to hundredths (every coordinate) as the bytes it prints, in
+    /// one word read from its low byte up: a sign, one to four digits, a point and one or two more; at most eight.
+    /// Nil for a larger number, an infinity or NaN. No loop and no branch on the digits: the whole part's four
+    /// digits are written with its leading zeros, which a shift then drops.
+    @inlinable @inline(__always)
+    static func shortHundredths(_ value: Double) -> (bytes: UInt64, count: Int)? {
+        let scaled = value * 100
+        let magnitude = abs(scaled)
+        // False for NaN too. Below it the rounded magnitude is at most 999,999.
+        guard magnitude < 999_999.5 else { return nil }
+        // Half away from zero, on the magnitude: the part cut off by the conversion is exact (below 2^53 it has
+        // fewer significant bits than `magnitude`).
+        let truncated = Int(magnitude)
+        let hundredths = truncated &+ (magnitude - Double(truncated) >= 0.5 ? 1 : 0)
+        let whole = hundredths / 100
+        let fraction = hundredths &- whole &* 100
+        let high = whole / 100
+        let low = whole &- high &* 100
+        let fractionPair = pair(fraction)
+        var bytes = pair(high) | pair(low) &<< 16 | UInt64(UInt8(ascii: ".")) &<< 32 | fractionPair &<< 40
+        let digits = 1 &+ (whole >= 10 ? 1 : 0) &+ (whole >= 100 ? 1 : 0) &+ (whole >= 1_000 ? 1 : 0)
+        bytes &>>= UInt64(8 &* (4 &- digits))
+        // No fraction when it is zero; one digit when its second is a zero.
+        let fractionCount = fraction == 0 ? 0 : (fractionPair &>> 8 == UInt64(UInt8(ascii: "0")) ? 2 : 3)
+        var count = digits &+ fractionCount
+        if scaled < 0 && hundredths != 0 {
+            bytes = bytes &<< 8 | UInt64(UInt8(ascii: "-"))
+            count &+= 1
+        }
+        return (bytes, count)
+    }
+
+    /// The two digits of `number` (0..<100) from the table of pairs, the first in the low byte.
+    @inlinable @inline(__always)
+    static func pair(_ number: Int) -> UInt64 {
+        let pairs = UnsafeRawPointer(digitPairs.utf8Start)
+        return UInt64(UInt16(littleEndian: pairs.loadUnaligned(fromByteOffset: 2 &* number, as: UInt16.self)))
+    }
+
+    /// Numbers too large for `shortHundredths`: printed digit pair by digit pair.
+    @usableFromInline
+    mutating func printHundredths(_ value: Double) {
+        room(for: Self.numberBytes)
+        printLongHundredths(value)
+    }
+
+    @usableFromInline
+    mutating func printHundredths(_ value: Double, keepingIn slot: Int) {
         room(for: Self.numberBytes)
         let raw = UnsafeMutableRawPointer(next)
         // Zeros first, so that the sixteen bytes kept below are all initialized whatever the number's length
@@ -121,7 +194,7 @@ public struct TemplateCursor {
         raw.storeBytes(of: UInt64(0), as: UInt64.self)
         raw.storeBytes(of: UInt64(0), toByteOffset: 8, as: UInt64.self)
         let start = next
-        printHundredths(value)
+        printLongHundredths(value)
         let count = next - start
         guard count <= NumberMemo.longestKept else { return }
         memo.entry(slot).pointee = NumberMemo.Entry(
@@ -151,8 +224,7 @@ public struct TemplateCursor {
     }
 
     /// Prints the number at `next`, whose room is made.
-    @inline(__always)
-    private mutating func printHundredths(_ value: Double) {
+    private mutating func printLongHundredths(_ value: Double) {
         let scaled = value * 100
         // False for NaN and infinities too (scaled, they stay so): no separate test that the value is finite.
         guard abs(scaled) < 9.0e18 else { return fallback(value, decimals: 2) }
@@ -224,7 +296,7 @@ public struct TemplateCursor {
     /// Any number of decimals, as `JSONWriter.appendDouble` prints them: trailing zeros dropped (a pinch's scale has
     /// four). Written in place like `hundredths`, with no buffer of its own on the way.
     public mutating func double(_ value: Double, decimals: Int) {
-        if decimals == 2 { return hundredths(value) }
+        if decimals == 2 { return printHundredths(value) }
         room(for: Self.numberBytes)
         let places = max(0, min(decimals, 9))
         var scale: Int64 = 1
@@ -356,7 +428,9 @@ public struct TemplateCursor {
         return digits
     }
 
-    /// Writes the digits (and a sign) at `start`, two at a time, and returns the end.
+    /// Writes the digits (and a sign) at `start` and returns the end: a number under 10^8 (a time since a down) as
+    /// one word of eight digits whose leading zeros a shift drops (eight bytes stored whatever its length: callers
+    /// make room for `numberBytes`); longer ones two digits a step.
     @inline(__always)
     private static func writeInteger(
         _ magnitude: UInt64, negative: Bool, at start: UnsafeMutablePointer<UInt8>
@@ -366,12 +440,17 @@ public struct TemplateCursor {
             position.pointee = UInt8(ascii: "-")
             position += 1
         }
+        let raw = UnsafeMutableRawPointer(position)
+        if magnitude < 100_000_000 {
+            let digits = digitCount(magnitude)
+            let word = eightDigits(Int(truncatingIfNeeded: magnitude)) &>> UInt64(8 &* (8 &- digits))
+            raw.storeBytes(of: word.littleEndian, as: UInt64.self)
+            return position + digits
+        }
         let digits = digitCount(magnitude)
         let end = position + digits
         var rest = magnitude
         var cursor = end
-        // Two digits a step, copied from a table of the hundred pairs: half the divisions of one at a time, and no
-        // division of the pair into its digits.
         let pairs = digitPairs.utf8Start
         while rest >= 100 {
             let pair = Int(truncatingIfNeeded: rest % 100)
@@ -390,6 +469,16 @@ public struct TemplateCursor {
         return end
     }
 
+    /// The eight digits of `number` (0..<10^8), leading zeros included, the first in the low byte.
+    @inlinable @inline(__always)
+    static func eightDigits(_ number: Int) -> UInt64 {
+        let high = number / 10_000
+        let low = number &- high &* 10_000
+        let first = high / 100
+        let third = low / 100
+        return pair(first) | pair(high &- first &* 100) &<< 16 | pair(third) &<< 32 | pair(low &- third &* 100) &<< 48
+    }
+
     /// "00" to "99", one after the other: a static string's bytes are in the binary, read with no initialization.
     @usableFromInline static let digitPairs: StaticString = """
         00010203040506070809101112131415161718192021222324252627282930313233343536373839\
@@ -400,11 +489,13 @@ public struct TemplateCursor {
 
 extension JSONWriter {
     /// Makes room for one template line of at most `maximum` bytes, then lets `body` write it through a cursor.
+    /// Inlined with `body`: a line's template is written where it is asked for, with no closure and no copy of the
+    /// values it captures.
+    @inlinable @inline(__always)
     public mutating func writeTemplate(maximum: Int, _ body: (inout TemplateCursor) -> Void) {
-        buffer.writeUnchecked(maximum: maximum) { start, end, memo in
-            var cursor = TemplateCursor(next: start, end: end, memo: memo)
-            body(&cursor)
-            return cursor.next - start
-        }
+        let (start, memo) = buffer.reserveUnchecked(maximum: maximum)
+        var cursor = TemplateCursor(next: start, end: start + maximum, memo: memo)
+        body(&cursor)
+        buffer.commitUnchecked(upTo: cursor.next)
     }
 }

@@ -230,7 +230,7 @@ public struct ReplayDriver {
                 summary.note(events, at: position)
                 if collect { collected.append(events[position]) }
                 switch format {
-                case .ndjson: DispatchEventEncoder.encode(events, at: position, into: &writer)
+                case .ndjson: DispatchEventEncoder.encode(events, at: position, selecting: .all, into: &writer)
                 case .text:
                     if let line = TextFormatter.line(for: events[position], start: start) { text += line + "\n" }
                 }

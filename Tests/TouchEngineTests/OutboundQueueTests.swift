@@ -132,14 +132,13 @@ struct OutboundQueueTests {
             line.writeTemplate(maximum: 64) {
                 $0.literal("{\"x\":"); $0.hundredths(value); $0.literal("}\n")
             }
-            let inPlace = written.enqueueWritten { writer in
-                writer.writeTemplate(maximum: 64) { cursor in
-                    cursor.literal("{\"x\":")
-                    cursor.hundredths(value, keepingIn: 0)
-                    cursor.literal("}\n")
-                }
-                return kind
+            let start = written.end
+            written.tail.writeTemplate(maximum: 64) { cursor in
+                cursor.literal("{\"x\":")
+                cursor.hundredths(value, keepingIn: 0)
+                cursor.literal("}\n")
             }
+            let inPlace = written.queueWritten(from: start, kind: kind)
             let copy = line.withUnsafeBytes { copied.enqueue($0, kind: kind) }
             outcomes.append((inPlace, copy))
             if index % 7 == 0 {
@@ -159,10 +158,9 @@ struct OutboundQueueTests {
         }
         #expect(drain(&written) == drain(&copied))
         var tiny = OutboundQueue(limitBytes: 8)
-        let outcome = tiny.enqueueWritten { writer in
-            writer.element("a string longer than eight bytes")
-            return .essential
-        }
+        let start = tiny.end
+        tiny.tail.element("a string longer than eight bytes")
+        let outcome = tiny.queueWritten(from: start, kind: .essential)
         #expect(outcome == .overflow)
     }
 }
