@@ -122,15 +122,8 @@ final class ClientState {
     /// and only its replies are left. A client that stays so for the whole idle timeout is closed.
     var isStalled: Bool { !queue.isEmpty && (isBackpressured || hasPendingItems || inputClosed) }
 
-    /// Whether the client subscribed to events like this one.
-    func admits(_ route: EventRoute) -> Bool {
-        if admitsEverything { return true }
-        guard admittedKindBits & route.kind.bit != 0 else { return false }
-        return !filtersRegionsOrDevices || (subscription?.admits(route) ?? false)
-    }
-
-    /// The same for the event at `position`, of `kind`: its whole route is made only for a subscription that
-    /// filters regions or devices (each route takes the event's payload out, a copy of it).
+    /// Whether the client subscribed to events like the one at `position`, of `kind`: its whole route is made only
+    /// for a subscription that filters regions or devices (each route takes the event's payload out, a copy of it).
     @inline(__always)
     func admits(_ kind: EventKind, _ events: [DispatchEvent], at position: Int) -> Bool {
         if admitsEverything { return true }

@@ -40,8 +40,9 @@ public final class Engine {
     /// Written only through `setDevice(_:at:)`, which keeps `lastProcessed` true to it.
     private(set) var devices: [UInt16: DeviceState] = [:]
     /// The device `process` last looked up: batches come a frame at a time, nearly always from the same device, and
-    /// hashing its index for each cost more than the decoder's work on the frame's axis events.
-    private var lastProcessed: DeviceState?
+    /// hashing its index for each cost more than the decoder's work on the frame's axis events. Unretained (a strong
+    /// reference cost a retain and a release a frame): `devices` holds it, and `setDevice` forgets it with it.
+    private var lastProcessed: Unmanaged<DeviceState>?
     var deviceIndices = DeviceIndices()
     var clients: [ClientID: ClientState] = [:]
     /// The client `connectedClient(_:)` last found (`Engine+Clients.swift`).
@@ -92,16 +93,17 @@ public final class Engine {
         dispatchBuffer.reserveCapacity(64)
     }
 
-    /// The device at `index`, for the per-event path.
-    func device(at index: UInt16) -> DeviceState? {
-        if let last = lastProcessed, last.tag.index == index { return last }
-        lastProcessed = devices[index]
+    /// The device at `index`, for the per-event path: unretained, `devices` holds it for the whole of an input.
+    func device(at index: UInt16) -> Unmanaged<DeviceState>? {
+        if let last = lastProcessed, last._withUnsafeGuaranteedRef({ $0.tag.index == index }) { return last }
+        lastProcessed = devices[index].map { Unmanaged.passUnretained($0) }
         return lastProcessed
     }
 
+    /// Forgets the kept device first when it is the one replaced: `devices` may have held its last reference.
     func setDevice(_ device: DeviceState?, at index: UInt16) {
+        if let last = lastProcessed, last._withUnsafeGuaranteedRef({ $0.tag.index == index }) { lastProcessed = nil }
         devices[index] = device
-        if lastProcessed?.tag.index == index { lastProcessed = device }
     }
 
     /// The effects since the last call, in the order they arose.
