@@ -65,6 +65,8 @@ extension Engine {
                             let coalescing = DispatchEventEncoder.encode(
                                 events, at: position, selecting: fields, into: &taker.queue.tail)
                             outcome = taker.queueWritten(from: start, kind: coalescing, at: now)
+                            // Noted for the takers after this one: the last has none.
+                            guard index + 1 < takers.count else { return settle(outcome, for: taker) }
                             (encoded.baseAddress! + encodedCount).initialize(
                                 to: EncodedSelection(
                                     fields: fields, queueHolder: Unmanaged.passUnretained(taker), coalescing: coalescing

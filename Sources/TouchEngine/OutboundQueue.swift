@@ -39,7 +39,10 @@ public struct OutboundQueue {
     private var buffer = JSONWriter(capacity: 0)
     /// The first byte not yet written.
     private var written = 0
+    /// The lines queued are `entries[..<entryCount]`; those past it are spent, kept so that emptying the queue
+    /// (every flush that writes all) is one store, where removing them cost a uniqueness test each.
     private var entries: [Entry] = []
+    private var entryCount = 0
     /// The first entry not wholly written.
     private var head = 0
     /// Part of the head entry is on the wire: coalescing must keep the rest of it.
@@ -87,15 +90,21 @@ public struct OutboundQueue {
     /// The last line queued (a line encoded here and copied into other queues): still whole after coalescing,
     /// which never drops the newest line, and after an overflow, which drops nothing.
     public func withLastLine<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
-        let offset = entries.last?.offset ?? buffer.count
+        let offset = entryCount > 0 ? entries[entryCount - 1].offset : buffer.count
         return buffer.withUnsafeBytes { raw in body(UnsafeRawBufferPointer(rebasing: raw[offset...])) }
     }
 
     /// Notes the bytes from `offset` to the end as one line, then holds the queue to its limit.
     private mutating func queued(kind: Kind, offset: Int) -> Outcome {
         let length = buffer.count - offset
-        entries.append(Entry(kind: kind, offset: offset, length: length))
-        if kind != .reply { eventByteCount += length }
+        let entry = Entry(kind: kind, offset: offset, length: length)
+        if entryCount < entries.count {
+            entries[entryCount] = entry
+        } else {
+            entries.append(entry)
+        }
+        entryCount += 1
+        if !kind.isReply { eventByteCount += length }
         guard eventByteCount > limitBytes else { return .queued }
         let dropped = coalesce()
         droppedByCoalescing += dropped
@@ -116,15 +125,15 @@ public struct OutboundQueue {
             empty()
             return
         }
-        while head < entries.count && entries[head].end <= written {
-            if entries[head].kind != .reply { eventByteCount -= entries[head].length }
+        while head < entryCount && entries[head].end <= written {
+            if !entries[head].kind.isReply { eventByteCount -= entries[head].length }
             head += 1
             headIsPartlyWritten = false
         }
-        if head < entries.count && written > entries[head].offset {
+        if head < entryCount && written > entries[head].offset {
             // A partly written line: what is written of it leaves the count now, and it can no longer be dropped.
             let writtenPart = written - entries[head].offset
-            if entries[head].kind != .reply { eventByteCount -= writtenPart }
+            if !entries[head].kind.isReply { eventByteCount -= writtenPart }
             entries[head].offset = written
             entries[head].length -= writtenPart
             headIsPartlyWritten = true
@@ -135,7 +144,7 @@ public struct OutboundQueue {
     /// Forgets every line, all written, keeping the room.
     private mutating func empty() {
         buffer.reset()
-        entries.removeAllKeepingStorage()
+        entryCount = 0
         written = 0
         head = 0
         headIsPartlyWritten = false
@@ -146,7 +155,8 @@ public struct OutboundQueue {
     private mutating func compact() {
         buffer.removeFirst(written)
         entries.removeSubrange(0..<head)
-        for index in entries.indices { entries[index].offset -= written }
+        entryCount -= head
+        for index in 0..<entryCount { entries[index].offset -= written }
         written = 0
         head = 0
     }
@@ -156,7 +166,7 @@ public struct OutboundQueue {
         var newestMove: [FingerKey: Int] = [:]
         var newestChange: [GestureChangeKey: Int] = [:]
         let firstRemovable = headIsPartlyWritten ? head + 1 : head
-        for index in firstRemovable..<entries.count {
+        for index in firstRemovable..<entryCount {
             switch entries[index].kind {
             case .move(let finger): newestMove[finger] = index
             case .gestureChange(let key): newestChange[key] = index
@@ -166,7 +176,7 @@ public struct OutboundQueue {
         var keptBytes = JSONWriter(capacity: buffer.count - written)
         var kept: [Entry] = []
         var dropped = 0
-        for index in head..<entries.count {
+        for index in head..<entryCount {
             let entry = entries[index]
             let superseded: Bool
             switch entry.kind {
@@ -186,6 +196,7 @@ public struct OutboundQueue {
         }
         buffer = keptBytes
         entries = kept
+        entryCount = kept.count
         written = 0
         head = 0
         return dropped

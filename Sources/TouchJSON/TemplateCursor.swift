@@ -54,7 +54,10 @@ public struct TemplateCursor {
     @inlinable @inline(__always)
     mutating func mediumInteger(_ value: Int64) {
         let magnitude = UInt64(bitPattern: value)
-        guard magnitude < 100_000_000 else { return printInteger(value) }
+        guard magnitude < 100_000_000 else {
+            next = Self.printed(value, on: self)
+            return
+        }
         precondition(end - next >= 8, "template line longer than its reserved room")
         let digits = magnitude < 1_000_000 ? (magnitude < 100_000 ? 5 : 6) : (magnitude < 10_000_000 ? 7 : 8)
         let word = Self.eightDigits(Int(truncatingIfNeeded: magnitude)) &>> UInt64(8 &* (8 &- digits))
@@ -88,7 +91,10 @@ public struct TemplateCursor {
     @inlinable @inline(__always)
     public mutating func integer(_ value: Int64, memoIn slot: Int) {
         let entry = memo.integerEntry(slot)
-        guard entry.pointee.bits == UInt64(bitPattern: value) else { return printInteger(value, keepingIn: slot) }
+        guard entry.pointee.bits == UInt64(bitPattern: value) else {
+            next = Self.printed(value, keepingIn: slot, on: self)
+            return
+        }
         // Sixteen bytes whatever the number's length, so the room is tested for sixteen; what is past the number is
         // left out by not counting it.
         precondition(end - next >= NumberMemo.longestKept, "template line longer than its reserved room")
@@ -121,7 +127,10 @@ public struct TemplateCursor {
     /// coordinate is one word of up to eight bytes (`shortHundredths`), stored at once; larger numbers are a call.
     @inlinable @inline(__always)
     public mutating func hundredths(_ value: Double) {
-        guard let short = Self.shortHundredths(value) else { return printHundredths(value) }
+        guard let short = Self.shortHundredths(value) else {
+            next = Self.printedHundredths(value, on: self)
+            return
+        }
         precondition(end - next >= 8, "template line longer than its reserved room")
         UnsafeMutableRawPointer(next).storeBytes(of: short.bytes.littleEndian, as: UInt64.self)
         next += short.count
@@ -131,7 +140,10 @@ public struct TemplateCursor {
     /// `NumberMemo.slotCount`) for `hundredths(_:reusing:)` on this line or a later one.
     @inlinable @inline(__always)
     public mutating func hundredths(_ value: Double, keepingIn slot: Int) {
-        guard let short = Self.shortHundredths(value) else { return printHundredths(value, keepingIn: slot) }
+        guard let short = Self.shortHundredths(value) else {
+            next = Self.printedHundredths(value, keepingIn: slot, on: self)
+            return
+        }
         precondition(end - next >= 8, "template line longer than its reserved room")
         UnsafeMutableRawPointer(next).storeBytes(of: short.bytes.littleEndian, as: UInt64.self)
         next += short.count
@@ -152,11 +164,12 @@ public struct TemplateCursor {
         // Half away from zero, on the magnitude: the part cut off by the conversion is exact (below 2^53 it has
         // fewer significant bits than `magnitude`).
         let truncated = Int(magnitude)
-        let hundredths = truncated &+ (magnitude - Double(truncated) >= 0.5 ? 1 : 0)
+        // Unsigned from here: a division by a constant needs no correction for a sign.
+        let hundredths = UInt(bitPattern: truncated &+ (magnitude - Double(truncated) >= 0.5 ? 1 : 0))
         let whole = hundredths / 100
-        let fraction = hundredths &- whole &* 100
-        let high = whole / 100
-        let low = whole &- high &* 100
+        let fraction = Int(bitPattern: hundredths &- whole &* 100)
+        let high = Int(bitPattern: whole / 100)
+        let low = Int(bitPattern: whole) &- high &* 100
         let fractionPair = pair(fraction)
         var bytes = pair(high) | pair(low) &<< 16 | UInt64(UInt8(ascii: ".")) &<< 32 | fractionPair &<< 40
         let digits = 1 &+ (whole >= 10 ? 1 : 0) &+ (whole >= 100 ? 1 : 0) &+ (whole >= 1_000 ? 1 : 0)
@@ -351,7 +364,10 @@ public struct TemplateCursor {
     public mutating func string(_ value: InternedString) {
         let json = value.entry.pointee.json
         let padded = value.entry.pointee.paddedCount
-        guard end - next >= padded, let source = json.baseAddress else { return exactly(json) }
+        guard end - next >= padded, let source = json.baseAddress else {
+            next = Self.copied(json, on: self)
+            return
+        }
         let from = UnsafeRawPointer(source)
         let to = UnsafeMutableRawPointer(next)
         var offset = 0
@@ -477,6 +493,47 @@ public struct TemplateCursor {
         let first = high / 100
         let third = low / 100
         return pair(first) | pair(high &- first &* 100) &<< 16 | pair(third) &<< 32 | pair(low &- third &* 100) &<< 48
+    }
+
+    // The rare paths of the inlined writers, as functions of a copy of the cursor that return where it ends: the
+    // inlined writers' cursor is never passed by address, so it stays in registers instead of being stored back
+    // after each write for the calls' sake.
+
+    @usableFromInline @inline(never)
+    static func printed(_ value: Int64, on cursor: TemplateCursor) -> UnsafeMutablePointer<UInt8> {
+        var copy = cursor
+        copy.printInteger(value)
+        return copy.next
+    }
+
+    @usableFromInline @inline(never)
+    static func printed(_ value: Int64, keepingIn slot: Int, on cursor: TemplateCursor) -> UnsafeMutablePointer<UInt8> {
+        var copy = cursor
+        copy.printInteger(value, keepingIn: slot)
+        return copy.next
+    }
+
+    @usableFromInline @inline(never)
+    static func printedHundredths(_ value: Double, on cursor: TemplateCursor) -> UnsafeMutablePointer<UInt8> {
+        var copy = cursor
+        copy.printHundredths(value)
+        return copy.next
+    }
+
+    @usableFromInline @inline(never)
+    static func printedHundredths(_ value: Double, keepingIn slot: Int, on cursor: TemplateCursor)
+        -> UnsafeMutablePointer<UInt8>
+    {
+        var copy = cursor
+        copy.printHundredths(value, keepingIn: slot)
+        return copy.next
+    }
+
+    @usableFromInline @inline(never)
+    static func copied(_ json: UnsafeBufferPointer<UInt8>, on cursor: TemplateCursor) -> UnsafeMutablePointer<UInt8> {
+        var copy = cursor
+        copy.exactly(json)
+        return copy.next
     }
 
     /// "00" to "99", one after the other: a static string's bytes are in the binary, read with no initialization.

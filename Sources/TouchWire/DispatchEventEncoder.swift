@@ -117,10 +117,12 @@ public enum DispatchEventEncoder {
             line.hundredths(touch.previous.y, reusing: fingerSlot + 1)
             line.keep(MemoSlot.lineX, in: fingerSlot)
             line.keep(MemoSlot.lineY, in: fingerSlot + 1)
+            // dx and dy are kept for a one-finger drag's gesture line after this one (the same Doubles: the drag's
+            // translation is its finger's since the down).
             line.literal(#","dx":"#)
-            line.hundredths(touch.translation.x)
+            line.hundredths(touch.translation.x, keepingIn: MemoSlot.lineDX)
             line.literal(#","dy":"#)
-            line.hundredths(touch.translation.y)
+            line.hundredths(touch.translation.y, keepingIn: MemoSlot.lineDY)
             line.literal(#","since_down_us":"#)
             line.integer(touch.sinceDown.microseconds)
             line.literal(#","taps":"#)
@@ -134,11 +136,14 @@ public enum DispatchEventEncoder {
         }
     }
 
-    /// The writer's memo slots: the last touch line's x and y, and two a finger (ids modulo 16 share one pair).
+    /// The writer's memo slots: the last touch line's x and y, two a finger (ids modulo 16 share one pair), and the
+    /// last touch line's dx and dy.
     private enum MemoSlot {
         static let lineX = 0
         static let lineY = 1
         static func finger(_ finger: FingerID) -> Int { 2 + 2 * Int(finger.rawValue & 15) }
+        static let lineDX = 34
+        static let lineDY = 35
     }
 
     /// Gesture lines come with every `changed` of a drag or pinch: a template too.
@@ -164,9 +169,9 @@ public enum DispatchEventEncoder {
                 line.integer(Int64(gesture.taps))
             case .drag, .longPressDrag, .longPress:
                 line.literal(#","dx":"#)
-                line.hundredths(gesture.translation.x)
+                line.hundredths(gesture.translation.x, reusing: MemoSlot.lineDX)
                 line.literal(#","dy":"#)
-                line.hundredths(gesture.translation.y)
+                line.hundredths(gesture.translation.y, reusing: MemoSlot.lineDY)
                 line.literal(#","vx":"#)
                 line.hundredths(gesture.velocity.x)
                 line.literal(#","vy":"#)

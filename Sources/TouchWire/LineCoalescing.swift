@@ -26,6 +26,14 @@ public enum LineCoalescing: Equatable, Sendable {
         }
     }
 
+    /// A reply: not counted towards the queue's limit. A test of the case alone (`!= .reply` compared the payload's
+    /// bytes too).
+    @inline(__always)
+    public var isReply: Bool {
+        if case .reply = self { return true }
+        return false
+    }
+
     /// A finger's moves coalesce (only the newest matters); its other events are essential.
     @inline(__always)
     public static func of(_ touch: DispatchedTouch) -> Self {
