@@ -37,6 +37,25 @@ struct OutboundQueueTests {
         #expect(full.enqueue(Array(repeating: 0, count: 20), kind: .essential) == .overflow)
     }
 
+    @Test("lines queued after a flush that wrote everything coalesce among themselves alone")
+    func afterFullFlush() {
+        var queue = OutboundQueue(limitBytes: 100)
+        let finger = OutboundQueue.Kind.move(finger: FingerKey(device: 0, finger: FingerID(1)))
+        for _ in 0..<4 { _ = queue.enqueue(Array(repeating: 0x61, count: 20), kind: finger) }
+        queue.flush { $0.count }
+        #expect(queue.isEmpty && queue.eventByteCount == 0)
+        _ = queue.enqueue(Array(repeating: 0x62, count: 40), kind: .essential)
+        _ = queue.enqueue(Array(repeating: 0x63, count: 30), kind: finger)
+        // 110 bytes: only the move queued since the flush is superseded, none of the four written before it.
+        #expect(queue.enqueue(Array(repeating: 0x64, count: 40), kind: finger) == .coalesced(dropped: 1))
+        var written: [UInt8] = []
+        queue.flush { raw in
+            written += raw
+            return raw.count
+        }
+        #expect(written == Array(repeating: 0x62, count: 40) + Array(repeating: 0x64, count: 40))
+    }
+
     @Test("a partly written line is finished before anything else and never coalesced away")
     func partialWrite() {
         var queue = OutboundQueue(limitBytes: 1000)
