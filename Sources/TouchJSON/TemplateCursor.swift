@@ -467,6 +467,8 @@ public struct TemplateCursor {
         let end = position + digits
         var rest = magnitude
         var cursor = end
+        // Two digits a step, copied from a table of the hundred pairs: half the divisions of one at a time, and no
+        // division of the pair into its digits.
         let pairs = digitPairs.utf8Start
         while rest >= 100 {
             let pair = Int(truncatingIfNeeded: rest % 100)
