@@ -111,6 +111,24 @@ public struct TemplateCursor {
         let entry = memo.integerEntry(slot)
         let bits = UInt64(bitPattern: value)
         let raw = UnsafeMutableRawPointer(next)
+        let kept = Int64(bitPattern: entry.pointee.bits)
+        // A time in the same second as the one kept (the next frame's): the kept digits, the last six written over.
+        if value >= 1_000_000 && kept >= 1_000_000 && value / 1_000_000 == kept / 1_000_000 {
+            let count = entry.pointee.count
+            raw.storeBytes(of: entry.pointee.low, as: UInt64.self)
+            raw.storeBytes(of: entry.pointee.high, toByteOffset: 8, as: UInt64.self)
+            let last = Int(truncatingIfNeeded: value % 1_000_000)
+            let first = last / 10_000
+            let rest = last &- first &* 10_000
+            let second = rest / 100
+            let six = Self.pair(first) | Self.pair(second) &<< 16 | Self.pair(rest &- second &* 100) &<< 32
+            raw.storeBytes(of: six.littleEndian, toByteOffset: count &- 6, as: UInt64.self)
+            next += count
+            entry.pointee = NumberMemo.Entry(
+                bits: bits, low: raw.loadUnaligned(as: UInt64.self),
+                high: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self), count: count)
+            return
+        }
         // Zeros first, so that the sixteen bytes kept below are all initialized whatever the number's length.
         raw.storeBytes(of: UInt64(0), as: UInt64.self)
         raw.storeBytes(of: UInt64(0), toByteOffset: 8, as: UInt64.self)
