@@ -33,9 +33,6 @@ final class ClientState {
     private var touchFields: FieldSelection = .all
     private var gestureFields: FieldSelection = .all
 
-    /// Takes every event, each line whole: the fan-out needs nothing of an event to decide this client's share.
-    var takesWholeLines: Bool { admitsEverything && fields == .all }
-
     /// The keys it wants in a line of `kind`: subscribers whose answers are equal get one encoding of the line.
     @inline(__always)
     func fields(for kind: EventKind) -> FieldSelection {

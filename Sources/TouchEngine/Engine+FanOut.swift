@@ -28,9 +28,9 @@ extension Engine {
         withUnsafeTemporaryAllocation(of: EncodedSelection.self, capacity: takers.count) { encoded in
             // By position, not `for event in events`, which copied each event (197 bytes).
             for position in events.indices {
-                // The kind alone decides for a subscriber that filters or selects; the whole route (region,
-                // device) is looked at only for one that filters by them. Found once a taker needs it: one that
-                // takes every whole line does not.
+                // The kind alone decides for a subscriber that filters; the whole route (region, device) is looked
+                // at only for one that filters by them. Found once a taker needs it: one that takes every event
+                // does not.
                 var knownKind: EventKind?
                 func kind() -> EventKind {
                     if let knownKind { return knownKind }
@@ -45,8 +45,9 @@ extension Engine {
                     Unmanaged.passUnretained(takers[index])._withUnsafeGuaranteedRef { taker in
                         guard !taker.isClosed else { return }
                         let fields: FieldSelection
-                        if taker.takesWholeLines {
-                            fields = .all
+                        if taker.admitsEverything {
+                            // Its whole selection: the encoder reads the keys of the line's kind from it.
+                            fields = taker.fields
                         } else {
                             guard taker.admits(kind(), events, at: position) else { return }
                             fields = taker.fields(for: kind())
