@@ -4,21 +4,29 @@ import TouchScene
 import TouchWire
 
 extension Engine {
-    /// Shows the dispatched events to the driver's output, then queues them for clients.
+    /// Shows the events dispatched since the last call to the driver's output, then queues them for clients. The
+    /// buffer is emptied only once it holds a few turns' worth: a turn's few events removed one by one cost a
+    /// uniqueness test each.
     func broadcastDispatched() {
-        guard !dispatchBuffer.isEmpty else { return }
-        output?.dispatched(dispatchBuffer)
-        broadcast(dispatchBuffer)
-        dispatchBuffer.removeAllKeepingStorage()
+        let start = dispatchedBefore
+        guard dispatchBuffer.count > start else { return }
+        output?.dispatched(dispatchBuffer, from: start)
+        broadcast(dispatchBuffer, from: start)
+        if dispatchBuffer.count >= 256 {
+            dispatchBuffer.removeAll(keepingCapacity: true)
+            dispatchedBefore = 0
+        } else {
+            dispatchedBefore = dispatchBuffer.count
+        }
     }
 
     /// Queues each event for its takers: the subscribers whose subscription admits its route, grouped by the keys
     /// they select (`fields`). Each selection is encoded once, into the queue of its first taker, and its bytes are
     /// copied from there into the queues of the takers after it that select alike. An event no one takes is not
     /// encoded at all.
-    func broadcast(_ events: [DispatchEvent]) {
+    func broadcast(_ events: [DispatchEvent], from start: Int) {
         // Nothing to encode when nobody listens (clients that only made requests get no events).
-        guard !events.isEmpty, !subscribers.isEmpty else { return }
+        guard start < events.count, !subscribers.isEmpty else { return }
         // The subscribers as they are now: reading a client from this local array retains nothing, where reading
         // `subscribers` retained each for every event. The array keeps them alive; one disconnected on the way
         // (overflow) is marked closed and skipped, as its removal from `subscribers` skipped it.
@@ -27,7 +35,7 @@ extension Engine {
         // and how the line may be coalesced.
         withUnsafeTemporaryAllocation(of: EncodedSelection.self, capacity: takers.count) { encoded in
             // By position, not `for event in events`, which copied each event (197 bytes).
-            for position in events.indices {
+            for position in start..<events.count {
                 // The kind alone decides for a subscriber that filters; the whole route (region, device) is looked
                 // at only for one that filters by them. Found once a taker needs it: one that takes every event
                 // does not.

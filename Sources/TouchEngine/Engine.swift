@@ -83,6 +83,8 @@ public final class Engine {
     /// A step's outputs, for an output that takes them (`Watching`).
     var stepBuffer: [PipelineOutput] = []
     var dispatchBuffer: [DispatchEvent] = []
+    /// How many of `dispatchBuffer`'s events were shown and queued already (`broadcastDispatched`).
+    var dispatchedBefore = 0
 
     public init(scene: Scene, settings: Settings = Settings()) {
         self.settings = settings
