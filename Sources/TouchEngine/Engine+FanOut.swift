@@ -70,10 +70,10 @@ extension Engine {
                                 holder.queue.withLastLine { taker.enqueue($0, kind: found.coalescing, at: now) }
                             }
                         } else {
-                            let start = taker.queue.end
+                            let lineStart = taker.queue.end
                             let coalescing = DispatchEventEncoder.encode(
                                 events, at: position, selecting: fields, into: &taker.queue.tail)
-                            outcome = taker.queueWritten(from: start, kind: coalescing, at: now)
+                            outcome = taker.queueWritten(from: lineStart, kind: coalescing, at: now)
                             // Noted for the takers after this one: the last has none.
                             guard index + 1 < takers.count else { return settle(outcome, for: taker) }
                             (encoded.baseAddress! + encodedCount).initialize(
