@@ -1,5 +1,6 @@
 import TouchCore
 import TouchJSON
+import TouchScene
 import TouchWire
 
 /// One connected client as the engine knows it: who it is, what it may do and subscribed to, its partial input
@@ -31,8 +32,6 @@ final class ClientState {
     /// What the selection makes of touch lines and of gesture lines (`FieldSelection.forLines(of:)`).
     private var touchFields: FieldSelection = .all
     private var gestureFields: FieldSelection = .all
-    /// Takes every event, each line whole: the fan-out's plain path, one line shared by all such subscribers.
-    var takesWholeLines: Bool { admitsEverything && fields == .all }
 
     /// The keys it wants in a line of `kind`: subscribers whose answers are equal get one encoding of the line.
     @inline(__always)
@@ -89,12 +88,12 @@ final class ClientState {
         return queue.enqueue(bytes, kind: kind)
     }
 
-    /// Queues the line `write` appends straight to the queued bytes (`OutboundQueue.enqueueWritten`), the wait for
-    /// the client to read starting as `enqueue` starts it.
+    /// Queues the line the engine encoded at the end of `queue.tail` since `start` (`queue.end` before it wrote),
+    /// the wait for the client to read starting as `enqueue` starts it.
     @inline(__always)
-    func enqueueWritten(at now: EventTime, _ write: (inout JSONWriter) -> OutboundQueue.Kind) -> OutboundQueue.Outcome {
-        if queue.isEmpty { lastDrained = now }
-        return queue.enqueueWritten(write)
+    func queueWritten(from start: Int, kind: OutboundQueue.Kind, at now: EventTime) -> OutboundQueue.Outcome {
+        if queue.isEmpty(before: start) { lastDrained = now }
+        return queue.queueWritten(from: start, kind: kind)
     }
 
     /// Everything still queued, then `goodbye`: the last bytes the adapter writes before it closes the socket.
@@ -120,11 +119,13 @@ final class ClientState {
     /// and only its replies are left. A client that stays so for the whole idle timeout is closed.
     var isStalled: Bool { !queue.isEmpty && (isBackpressured || hasPendingItems || inputClosed) }
 
-    /// Whether the client subscribed to events like this one.
-    func admits(_ route: EventRoute) -> Bool {
+    /// Whether the client subscribed to events like the one at `position`, of `kind`: its whole route is made only
+    /// for a subscription that filters regions or devices (each route takes the event's payload out, a copy of it).
+    @inline(__always)
+    func admits(_ kind: EventKind, _ events: [DispatchEvent], at position: Int) -> Bool {
         if admitsEverything { return true }
-        guard admittedKindBits & route.kind.bit != 0 else { return false }
-        return !filtersRegionsOrDevices || (subscription?.admits(route) ?? false)
+        guard admittedKindBits & kind.bit != 0 else { return false }
+        return !filtersRegionsOrDevices || (subscription?.admits(EventRoute(events, at: position)) ?? false)
     }
 
     /// What the socket should be watched for now.

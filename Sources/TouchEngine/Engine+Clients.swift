@@ -146,6 +146,7 @@ extension Engine {
     func handlePending(of client: ClientState) {
         while !client.isBackpressured, !client.isClosed, client.hasPendingItems {
             guard !requestBudget.isSpent else {
+                if !client.requestsDeferred { deferredClients += 1 }
                 client.requestsDeferred = true
                 return
             }
@@ -158,7 +159,7 @@ extension Engine {
     }
 
     /// Clients whose requests wait for a turn of the loop (`nextDeadline` is then now: each turn serves a budget).
-    public var hasDeferredRequests: Bool { clients.values.contains { $0.requestsDeferred } }
+    public var hasDeferredRequests: Bool { deferredClients > 0 }
 
     /// A turn of the loop has come: one budget for the deferred requests of all clients, taken in turn from the
     /// client after the one served first last time, so that no client's requests wait behind another's for ever.
@@ -169,6 +170,7 @@ extension Engine {
         for client in waiting[start...] + waiting[..<start] {
             if requestBudget.isSpent { break }
             if client === waiting[start] { lastResumedClient = client.id }
+            if client.requestsDeferred { deferredClients -= 1 }
             client.requestsDeferred = false
             handlePending(of: client)
             requestFlush(client)
@@ -192,6 +194,8 @@ extension Engine {
     func disconnect(_ client: ClientState, reason: String, finalBytes: [UInt8] = []) {
         guard clients.removeValue(forKey: client.id) != nil else { return }
         client.isClosed = true
+        if client.requestsDeferred { deferredClients -= 1 }
+        client.requestsDeferred = false
         // Its queue is not held on to until the next lookup.
         if lastFoundClient === client { lastFoundClient = nil }
         if client.subscription != nil { subscribers.removeAll { $0 === client } }

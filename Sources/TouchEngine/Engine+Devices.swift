@@ -132,7 +132,7 @@ extension Engine {
     /// depends on the events' times alone, never on when the batch arrived.
     public func process<Events: BidirectionalCollection<InputEvent>>(_ events: Events, from id: DeviceHandle) {
         guard let device = device(at: id.index) else { return }
-        run(events, on: device)
+        device._withUnsafeGuaranteedRef { run(events, on: $0) }
         if let last = events.last { now = max(now, last.time) }
         // A taking gesture on a device that forwards nothing still empties the dispatcher's list.
         takeBackFingers(at: now)

@@ -4,150 +4,91 @@ import TouchScene
 import TouchWire
 
 extension Engine {
-    /// Shows the dispatched events to the driver's output, then queues them for clients.
+    /// Shows the events dispatched since the last call to the driver's output, then queues them for clients. The
+    /// buffer is emptied only once it holds a few turns' worth: a turn's few events removed one by one cost a
+    /// uniqueness test each.
     func broadcastDispatched() {
-        guard !dispatchBuffer.isEmpty else { return }
-        output?.dispatched(dispatchBuffer)
-        broadcast(dispatchBuffer)
-        dispatchBuffer.removeAllKeepingStorage()
+        let start = dispatchedBefore
+        guard dispatchBuffer.count > start else { return }
+        output?.dispatched(dispatchBuffer, from: start)
+        broadcast(dispatchBuffer, from: start)
+        if dispatchBuffer.count >= 256 {
+            dispatchBuffer.removeAll(keepingCapacity: true)
+            dispatchedBefore = 0
+        } else {
+            dispatchedBefore = dispatchBuffer.count
+        }
     }
 
-    /// Encodes each event once, and only if a subscriber's filter admits it, and copies its bytes into the queue of
-    /// every subscriber that does (or encodes it in place when only one does).
-    func broadcast(_ events: [DispatchEvent]) {
+    /// Queues each event for its takers: the subscribers whose subscription admits its route, grouped by the keys
+    /// they select (`fields`). Each selection is encoded once, into the queue of its first taker, and its bytes are
+    /// copied from there into the queues of the takers after it that select alike. An event no one takes is not
+    /// encoded at all.
+    func broadcast(_ events: [DispatchEvent], from start: Int) {
         // Nothing to encode when nobody listens (clients that only made requests get no events).
-        guard !events.isEmpty, !subscribers.isEmpty else { return }
+        guard start < events.count, !subscribers.isEmpty else { return }
         // The subscribers as they are now: reading a client from this local array retains nothing, where reading
         // `subscribers` retained each for every event. The array keeps them alive; one disconnected on the way
         // (overflow) is marked closed and skipped, as its removal from `subscribers` skipped it.
-        let current = subscribers
-        // One subscriber that takes everything (the usual daemon): each line is encoded straight into its queue,
-        // before anything the other paths need (the engine's line, the filter test) is looked at.
-        if current.count == 1 && current[0].admitsEverything {
-            enqueueEncoded(events, to: current[0])
-            return
-        }
-        // Subscribers without a filter or a field selection (the usual case) need only the queue kind: the whole
-        // route, with its strings, cost more per event than encoding a frame line.
-        let filtering = current.contains { !$0.takesWholeLines }
-        // The line is written in a local writer, moved out of `writer` and back: copying a stored property's bytes
-        // into each queue retained and released its buffer for every event.
-        guard var line = writer.take() else { preconditionFailure("broadcast re-entered") }
-        defer { writer = line }
-        // By position, not `for event in events`, which copied each event (its strings retained and released).
-        for position in events.indices {
-            if filtering {
-                let route = EventRoute(events, at: position)
-                // Who takes it decides the work: no one, no encoding (a frame line for a client that asked for
-                // touches only); one, encoded straight into its queue; more, encoded once and copied.
-                guard let first = firstTaker(of: route, in: current, from: 0) else { continue }
-                guard firstTaker(of: route, in: current, from: first + 1) != nil else {
-                    let taker = current[first]
-                    let fields = taker.fields(for: route.kind)
-                    settle(
-                        taker.enqueueWritten(at: now) { encode(events, at: position, selecting: fields, into: &$0) },
-                        for: taker)
-                    continue
+        let takers = subscribers
+        // The selections encoded for the event at hand, on the stack: with the taker whose queue holds each line,
+        // and how the line may be coalesced.
+        withUnsafeTemporaryAllocation(of: EncodedSelection.self, capacity: takers.count) { encoded in
+            // By position, not `for event in events`, which copied each event (197 bytes).
+            for position in start..<events.count {
+                // The kind alone decides for a subscriber that filters; the whole route (region, device) is looked
+                // at only for one that filters by them. Found once a taker needs it: one that takes every event
+                // does not.
+                var knownKind: EventKind?
+                func kind() -> EventKind {
+                    if let knownKind { return knownKind }
+                    let found = EventRoute.kind(of: events, at: position)
+                    knownKind = found
+                    return found
                 }
-                // Encoded once for each field selection among the takers, for all that selected alike. Which
-                // selections are done is kept apart from the takers: one closed on the way (overflow) is no longer a
-                // taker, yet the others of its selection had the line with it.
-                encodedSelections.removeAllKeepingStorage()
-                var next = first
-                while let taker = firstTaker(of: route, in: current, from: next) {
-                    next = taker + 1
-                    let fields = current[taker].fields(for: route.kind)
-                    guard !encodedSelections.contains(fields) else { continue }
-                    encodedSelections.append(fields)
-                    line.reset()
-                    let queueKind = encode(events, at: position, selecting: fields, into: &line)
-                    enqueue(line, kind: queueKind, to: current, from: taker) {
-                        $0.fields(for: route.kind) == fields && $0.admits(route)
+                var encodedCount = 0
+                for index in takers.indices {
+                    // Unretained: `takers` holds each client strongly until past the loop, and nothing here changes
+                    // it; a strong reference retained and released the client for every event.
+                    Unmanaged.passUnretained(takers[index])._withUnsafeGuaranteedRef { taker in
+                        guard !taker.isClosed else { return }
+                        let fields: FieldSelection
+                        if taker.admitsEverything {
+                            // Its whole selection: the encoder reads the keys of the line's kind from it.
+                            fields = taker.fields
+                        } else {
+                            guard taker.admits(kind(), events, at: position) else { return }
+                            fields = taker.fields(for: kind())
+                        }
+                        var found: EncodedSelection?
+                        for done in encoded[..<encodedCount] where done.fields == fields { found = done }
+                        let outcome: OutboundQueue.Outcome
+                        if let found {
+                            // A taker closed on the way (overflow) keeps its queue's bytes: the others of its
+                            // selection still copy the line from it.
+                            outcome = found.queueHolder._withUnsafeGuaranteedRef { holder in
+                                holder.queue.withLastLine { taker.enqueue($0, kind: found.coalescing, at: now) }
+                            }
+                        } else {
+                            let lineStart = taker.queue.end
+                            let coalescing = DispatchEventEncoder.encode(
+                                events, at: position, selecting: fields, into: &taker.queue.tail)
+                            outcome = taker.queueWritten(from: lineStart, kind: coalescing, at: now)
+                            // Noted for the takers after this one: the last has none.
+                            guard index + 1 < takers.count else { return settle(outcome, for: taker) }
+                            (encoded.baseAddress! + encodedCount).initialize(
+                                to: EncodedSelection(
+                                    fields: fields, queueHolder: Unmanaged.passUnretained(taker), coalescing: coalescing
+                                ))
+                            encodedCount += 1
+                        }
+                        settle(outcome, for: taker)
                     }
                 }
-            } else {
-                line.reset()
-                let queueKind = encode(events, at: position, selecting: .all, into: &line)
-                // No route at all, not a nil one: an optional route cost a call to destroy it for every event.
-                enqueue(line, kind: queueKind, to: current) { _ in true }
             }
         }
-        // `enqueue` reaches the clients unretained: `current` owns them until here, past its last read.
-        withExtendedLifetime(current) {}
-    }
-
-    /// The position of the first open subscriber from `start` on whose filter admits the route.
-    private func firstTaker(of route: EventRoute, in clients: [ClientState], from start: Int) -> Int? {
-        for index in start..<clients.count where !clients[index].isClosed && clients[index].admits(route) {
-            return index
-        }
-        return nil
-    }
-
-    /// Encodes each event into the client's queue itself: no line written beside it and copied in.
-    private func enqueueEncoded(_ events: [DispatchEvent], to client: ClientState) {
-        let fields = client.fields
-        for position in events.indices {
-            // Closed on the way (overflow): the rest is not for it, as `enqueue` skips it.
-            guard !client.isClosed else { return }
-            let outcome = client.enqueueWritten(at: now) { line in
-                encode(events, at: position, selecting: fields, into: &line)
-            }
-            settle(outcome, for: client)
-        }
-    }
-
-    /// Copies the line into the queue of every open subscriber from `start` on that `admits`.
-    @inline(__always)
-    private func enqueue(
-        _ line: borrowing JSONWriter, kind: OutboundQueue.Kind, to clients: [ClientState], from start: Int = 0,
-        admits: (ClientState) -> Bool
-    ) {
-        // `clients` holds each client strongly for the whole call (the caller keeps its array alive past the call),
-        // and nothing here changes it: a client reached unretained outlives no owner, even when `settle` disconnects
-        // it and `clients` is its last. A strong reference retained and released the client for every event.
-        for index in start..<clients.count {
-            Unmanaged.passUnretained(clients[index])._withUnsafeGuaranteedRef { client in
-                guard !client.isClosed, admits(client) else { return }
-                let outcome = line.withUnsafeBytes { client.enqueue($0, kind: kind, at: now) }
-                settle(outcome, for: client)
-            }
-        }
-    }
-
-    /// Encodes the event at `position` into `line` and returns how a slow client's queue may coalesce it: one look
-    /// at the event for both (each `switch` over it copied the event's payload, strings retained and released).
-    /// Switched on where the array holds it: an event passed as an argument was copied twice more.
-    private func encode(
-        _ events: [DispatchEvent], at position: Int, selecting fields: FieldSelection, into line: inout JSONWriter
-    ) -> OutboundQueue.Kind {
-        // The whole line's printers are called straight, not through the selecting ones: their test of the
-        // selection is a call across modules, about 19 instructions a line for the usual subscriber.
-        let whole = fields == .all
-        switch events[position] {
-        case .touch(let touch):
-            if whole {
-                DispatchEventEncoder.encode(touch, into: &line)
-            } else {
-                DispatchEventEncoder.encode(touch, selecting: fields, into: &line)
-            }
-            return .of(touch)
-        case .gesture(let region, let gesture):
-            if whole {
-                DispatchEventEncoder.encode(gesture, region: region, into: &line)
-            } else {
-                DispatchEventEncoder.encode(gesture, region: region, selecting: fields, into: &line)
-            }
-            return .of(gesture, region: region)
-        case .frame(let device, let time):
-            // Straight to the frame's printer, as `DispatchEventEncoder.encode` would: handing it the whole event
-            // copied its 197 bytes twice more, for one of the commonest lines.
-            FingerEventEncoder.encodeFrame(time: time, device: device, into: &line)
-            return .essential
-        case .regionMoved, .regionScrolled:
-            DispatchEventEncoder.encode(events[position], into: &line)
-            return .essential
-        }
+        // The clients were reached unretained: `takers` owns them until here, past its last read.
+        withExtendedLifetime(takers) {}
     }
 
     /// Sends a notice (device, scene) to subscribers of that kind; a device notice only to those whose device
@@ -174,4 +115,12 @@ extension Engine {
                 client, reason: "did not read: its queue of \(settings.queueBytes) bytes overflowed")
         }
     }
+}
+
+/// A field selection encoded for the event at hand: the taker whose queue holds its line, and how the line may be
+/// coalesced.
+private struct EncodedSelection {
+    var fields: FieldSelection
+    var queueHolder: Unmanaged<ClientState>
+    var coalescing: LineCoalescing
 }

@@ -40,8 +40,9 @@ public final class Engine {
     /// Written only through `setDevice(_:at:)`, which keeps `lastProcessed` true to it.
     private(set) var devices: [UInt16: DeviceState] = [:]
     /// The device `process` last looked up: batches come a frame at a time, nearly always from the same device, and
-    /// hashing its index for each cost more than the decoder's work on the frame's axis events.
-    private var lastProcessed: DeviceState?
+    /// hashing its index for each cost more than the decoder's work on the frame's axis events. Unretained (a strong
+    /// reference cost a retain and a release a frame): `devices` holds it, and `setDevice` forgets it with it.
+    private var lastProcessed: Unmanaged<DeviceState>?
     var deviceIndices = DeviceIndices()
     var clients: [ClientID: ClientState] = [:]
     /// The client `connectedClient(_:)` last found (`Engine+Clients.swift`).
@@ -64,6 +65,9 @@ public final class Engine {
     var requestBudget = RequestBudget()
     /// The client served first by the last turn that resumed deferred requests: the next turn starts after it.
     var lastResumedClient = ClientID(0)
+    /// Clients whose `requestsDeferred` is set: asked at every flush and deadline, where looking at every client
+    /// cost a walk of the dictionary.
+    var deferredClients = 0
     /// The latest time an input carried: what a scene change or a cancel without its own time is stamped with.
     var now = EventTime.zero
     /// Touches cancelled as stuck since the engine started, on every device (`Engine+StuckTouches.swift`).
@@ -79,11 +83,8 @@ public final class Engine {
     /// A step's outputs, for an output that takes them (`Watching`).
     var stepBuffer: [PipelineOutput] = []
     var dispatchBuffer: [DispatchEvent] = []
-    /// The fan-out's line; nil only while `broadcast` writes in it.
-    var writer: JSONWriter? = JSONWriter(capacity: 4096)
-    /// The field selections a line was encoded for, in the fan-out of one event: kept from event to event, so that
-    /// subscribers of several selections cost no allocation per event.
-    var encodedSelections: [FieldSelection] = []
+    /// How many of `dispatchBuffer`'s events were shown and queued already (`broadcastDispatched`).
+    var dispatchedBefore = 0
 
     public init(scene: Scene, settings: Settings = Settings()) {
         self.settings = settings
@@ -94,16 +95,17 @@ public final class Engine {
         dispatchBuffer.reserveCapacity(64)
     }
 
-    /// The device at `index`, for the per-event path.
-    func device(at index: UInt16) -> DeviceState? {
-        if let last = lastProcessed, last.tag.index == index { return last }
-        lastProcessed = devices[index]
+    /// The device at `index`, for the per-event path: unretained, `devices` holds it for the whole of an input.
+    func device(at index: UInt16) -> Unmanaged<DeviceState>? {
+        if let last = lastProcessed, last._withUnsafeGuaranteedRef({ $0.tag.index == index }) { return last }
+        lastProcessed = devices[index].map { Unmanaged.passUnretained($0) }
         return lastProcessed
     }
 
+    /// Forgets the kept device first when it is the one replaced: `devices` may have held its last reference.
     func setDevice(_ device: DeviceState?, at index: UInt16) {
+        if let last = lastProcessed, last._withUnsafeGuaranteedRef({ $0.tag.index == index }) { lastProcessed = nil }
         devices[index] = device
-        if lastProcessed?.tag.index == index { lastProcessed = device }
     }
 
     /// The effects since the last call, in the order they arose.
@@ -177,6 +179,7 @@ public final class Engine {
             client.isClosed = true
         }
         clients.removeAll()
+        deferredClients = 0
         lastFoundClient = nil
         subscribers.removeAll()
     }

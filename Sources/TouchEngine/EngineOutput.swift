@@ -10,9 +10,9 @@ public protocol EngineOutput: AnyObject {
     /// A device's decoded finger event or frame end, after the step (the input event) that produced it, with the
     /// fingers down as that step left them; before the dispatched events of the same call.
     func decoded(_ output: PipelineOutput, device: DeviceTag, liveFingers: Int)
-    /// A turn's dispatched events, in order, in the engine's buffer (read them by position: each copied out is
-    /// 197 bytes), before they are encoded for clients.
-    func dispatched(_ events: [DispatchEvent])
+    /// A turn's dispatched events, `events[start...]` in order, in the engine's buffer (read them by position: each
+    /// copied out is 197 bytes), before they are encoded for clients. The events before `start` are earlier turns'.
+    func dispatched(_ events: [DispatchEvent], from start: Int)
 }
 
 /// What an `EngineObserver` sees, in order.
@@ -35,7 +35,7 @@ public final class EngineObserver: EngineOutput {
         body(.decoded(output, device: device, liveFingers: liveFingers))
     }
 
-    public func dispatched(_ events: [DispatchEvent]) {
-        for event in events { body(.dispatched(event)) }
+    public func dispatched(_ events: [DispatchEvent], from start: Int) {
+        for event in events[start...] { body(.dispatched(event)) }
     }
 }

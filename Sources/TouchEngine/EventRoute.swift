@@ -48,24 +48,15 @@ public struct EventRoute: Equatable, Sendable {
         }
     }
 
-    /// How a slow client's queue may coalesce the event: all the fan-out needs when no subscriber filters.
-    public static func queueKind(of event: DispatchEvent) -> OutboundQueue.Kind {
-        switch event {
-        case .touch(let touch): .of(touch)
-        case .gesture(let id, let gesture): .of(gesture, region: id)
-        case .regionMoved, .regionScrolled, .frame: .essential
+    /// The kind of the event at `position`, from its case alone: no payload is copied out.
+    @inline(__always)
+    public static func kind(of events: [DispatchEvent], at position: Int) -> EventKind {
+        switch events[position] {
+        case .touch: .touch
+        case .gesture: .gesture
+        case .regionMoved, .regionScrolled: .region
+        case .frame: .frame
         }
-    }
-}
-
-extension OutboundQueue.Kind {
-    /// A finger's moves coalesce (only the newest matters); its other events are essential.
-    static func of(_ touch: DispatchedTouch) -> Self { touch.phase == .move ? .move(finger: touch.key) : .essential }
-
-    /// A gesture's `changed` reports coalesce by region and gesture; its other reports are essential.
-    static func of(_ gesture: GestureEvent, region: InternedString) -> Self {
-        gesture.event == .changed
-            ? .gestureChange(OutboundQueue.GestureChangeKey(region: region, gesture: gesture.nameID)) : .essential
     }
 }
 

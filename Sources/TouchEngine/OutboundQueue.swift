@@ -1,5 +1,6 @@
 import TouchCore
 import TouchJSON
+import TouchWire
 
 /// Lines waiting for a slow client, bounded in bytes, held in one contiguous buffer so that whatever is queued
 /// leaves in one system call.
@@ -12,28 +13,9 @@ import TouchJSON
 /// its high-water mark (`isOverHighWater`), so replies are bounded by backpressure instead. Other clients are never
 /// affected: nothing here blocks.
 public struct OutboundQueue {
-    /// What a line is, for coalescing.
-    public enum Kind: Equatable, Sendable {
-        /// Never dropped (downs, ups, gesture ends, device and scene notices).
-        case essential
-        /// The answer to one of the client's requests: never dropped, and not counted towards the limit.
-        case reply
-        /// A move of one finger: only the newest matters.
-        case move(finger: FingerKey)
-        /// A `changed` report of one gesture in one region.
-        case gestureChange(GestureChangeKey)
-    }
-
-    /// Which gesture a `changed` line is of: its region and the gesture's name, both interned.
-    public struct GestureChangeKey: Hashable, Sendable {
-        public var region: InternedString
-        public var gesture: InternedString
-
-        public init(region: InternedString, gesture: InternedString) {
-            self.region = region
-            self.gesture = gesture
-        }
-    }
+    /// What a line is, for coalescing (`LineCoalescing`: the encoder tells it for each event line).
+    public typealias Kind = LineCoalescing
+    public typealias GestureChangeKey = LineCoalescing.GestureChangeKey
 
     public enum Outcome: Equatable, Sendable {
         case queued
@@ -52,12 +34,15 @@ public struct OutboundQueue {
     }
 
     public let limitBytes: Int
-    /// A writer, so that the engine can encode a line straight into the queue (`enqueueWritten`); not an array:
+    /// A writer, so that the engine can encode a line straight into the queue (`tail`); not an array:
     /// `Array.append(contentsOf:)` of a line's bytes cost about as much again as their copy.
     private var buffer = JSONWriter(capacity: 0)
     /// The first byte not yet written.
     private var written = 0
+    /// The lines queued are `entries[..<entryCount]`; those past it are spent, kept so that emptying the queue
+    /// (every flush that writes all) is one store, where removing them cost a uniqueness test each.
     private var entries: [Entry] = []
+    private var entryCount = 0
     /// The first entry not wholly written.
     private var head = 0
     /// Part of the head entry is on the wire: coalescing must keep the rest of it.
@@ -86,19 +71,40 @@ public struct OutboundQueue {
         return queued(kind: kind, offset: offset)
     }
 
-    /// Lets `write` append one line straight to the queued bytes, with no copy from a line written elsewhere (the
-    /// engine's single subscriber), and queues what it wrote as a line of the kind it returns.
-    public mutating func enqueueWritten(_ write: (inout JSONWriter) -> Kind) -> Outcome {
-        let offset = buffer.count
-        let kind = write(&buffer)
-        return queued(kind: kind, offset: offset)
+    /// Where the next line starts: the end of the queued bytes.
+    public var end: Int { buffer.count }
+
+    /// The queued bytes' writer, lent so that the engine encodes a line at their end (no line written elsewhere
+    /// and copied in); `queueWritten(from:kind:)` then queues what it wrote. Only whole lines may be written here.
+    public var tail: JSONWriter {
+        _read { yield buffer }
+        _modify { yield &buffer }
+    }
+
+    /// Whether nothing was queued before `start` (`end` before a line was written at it).
+    public func isEmpty(before start: Int) -> Bool { written == start }
+
+    /// Queues what was written at the end of `tail` since `start` as one line of `kind`.
+    public mutating func queueWritten(from start: Int, kind: Kind) -> Outcome { queued(kind: kind, offset: start) }
+
+    /// The last line queued (a line encoded here and copied into other queues): still whole after coalescing,
+    /// which never drops the newest line, and after an overflow, which drops nothing.
+    public func withLastLine<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        let offset = entryCount > 0 ? entries[entryCount - 1].offset : buffer.count
+        return buffer.withUnsafeBytes { raw in body(UnsafeRawBufferPointer(rebasing: raw[offset...])) }
     }
 
     /// Notes the bytes from `offset` to the end as one line, then holds the queue to its limit.
     private mutating func queued(kind: Kind, offset: Int) -> Outcome {
         let length = buffer.count - offset
-        entries.append(Entry(kind: kind, offset: offset, length: length))
-        if kind != .reply { eventByteCount += length }
+        let entry = Entry(kind: kind, offset: offset, length: length)
+        if entryCount < entries.count {
+            entries[entryCount] = entry
+        } else {
+            entries.append(entry)
+        }
+        entryCount += 1
+        if !kind.isReply { eventByteCount += length }
         guard eventByteCount > limitBytes else { return .queued }
         let dropped = coalesce()
         droppedByCoalescing += dropped
@@ -119,15 +125,15 @@ public struct OutboundQueue {
             empty()
             return
         }
-        while head < entries.count && entries[head].end <= written {
-            if entries[head].kind != .reply { eventByteCount -= entries[head].length }
+        while head < entryCount && entries[head].end <= written {
+            if !entries[head].kind.isReply { eventByteCount -= entries[head].length }
             head += 1
             headIsPartlyWritten = false
         }
-        if head < entries.count && written > entries[head].offset {
+        if head < entryCount && written > entries[head].offset {
             // A partly written line: what is written of it leaves the count now, and it can no longer be dropped.
             let writtenPart = written - entries[head].offset
-            if entries[head].kind != .reply { eventByteCount -= writtenPart }
+            if !entries[head].kind.isReply { eventByteCount -= writtenPart }
             entries[head].offset = written
             entries[head].length -= writtenPart
             headIsPartlyWritten = true
@@ -138,7 +144,7 @@ public struct OutboundQueue {
     /// Forgets every line, all written, keeping the room.
     private mutating func empty() {
         buffer.reset()
-        entries.removeAllKeepingStorage()
+        entryCount = 0
         written = 0
         head = 0
         headIsPartlyWritten = false
@@ -149,7 +155,8 @@ public struct OutboundQueue {
     private mutating func compact() {
         buffer.removeFirst(written)
         entries.removeSubrange(0..<head)
-        for index in entries.indices { entries[index].offset -= written }
+        entryCount -= head
+        for index in 0..<entryCount { entries[index].offset -= written }
         written = 0
         head = 0
     }
@@ -159,7 +166,7 @@ public struct OutboundQueue {
         var newestMove: [FingerKey: Int] = [:]
         var newestChange: [GestureChangeKey: Int] = [:]
         let firstRemovable = headIsPartlyWritten ? head + 1 : head
-        for index in firstRemovable..<entries.count {
+        for index in firstRemovable..<entryCount {
             switch entries[index].kind {
             case .move(let finger): newestMove[finger] = index
             case .gestureChange(let key): newestChange[key] = index
@@ -169,7 +176,7 @@ public struct OutboundQueue {
         var keptBytes = JSONWriter(capacity: buffer.count - written)
         var kept: [Entry] = []
         var dropped = 0
-        for index in head..<entries.count {
+        for index in head..<entryCount {
             let entry = entries[index]
             let superseded: Bool
             switch entry.kind {
@@ -189,6 +196,7 @@ public struct OutboundQueue {
         }
         buffer = keptBytes
         entries = kept
+        entryCount = kept.count
         written = 0
         head = 0
         return dropped

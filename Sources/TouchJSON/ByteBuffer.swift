@@ -2,14 +2,16 @@
 /// `append(contentsOf:)` goes through a generic path with its own uniqueness and capacity checks on every call, and
 /// the writer makes a dozen small appends per event line; here an append is one capacity-and-uniqueness test and a
 /// copy. Copies of a buffer stay independent (copy on write).
+@usableFromInline
 struct ByteBuffer {
-    private final class Storage {
-        let base: UnsafeMutablePointer<UInt8>
-        let capacity: Int
+    @usableFromInline
+    final class Storage {
+        @usableFromInline let base: UnsafeMutablePointer<UInt8>
+        @usableFromInline let capacity: Int
         /// Made at the first template line: most buffers (an escaped string, an interned id) never print a number.
         /// Unchecked: a checked access cost a runtime exclusivity check every line. Safe because only a buffer that
-        /// holds this storage uniquely (`writeUnchecked`, after `writableSpace`) reads or sets it, one line at a time.
-        @exclusivity(unchecked) var memo: NumberMemo?
+        /// holds this storage uniquely (`reserveUnchecked`, after `writableSpace`) reads or sets it, one line at a time.
+        @usableFromInline @exclusivity(unchecked) var memo: NumberMemo?
 
         init(capacity: Int) {
             self.capacity = max(capacity, 16)
@@ -22,8 +24,8 @@ struct ByteBuffer {
         }
     }
 
-    private var storage: Storage
-    private(set) var count = 0
+    @usableFromInline var storage: Storage
+    @usableFromInline var count = 0
 
     init(capacity: Int) { storage = Storage(capacity: capacity) }
 
@@ -86,39 +88,37 @@ struct ByteBuffer {
         count += length
     }
 
-    /// Makes room for `maximum` more bytes once, then `body` writes into it without further tests and returns how
-    /// many bytes it wrote. `body` also gets the storage's memo of printed numbers: the storage is uniquely
-    /// referenced once room is made, so no other buffer reads or writes the memo meanwhile.
-    mutating func writeUnchecked(
-        maximum: Int,
-        _ body: (
-            _ start: UnsafeMutablePointer<UInt8>, _ end: UnsafeMutablePointer<UInt8>, _ memo: NumberMemo
-        ) -> Int
-    ) {
+    /// Makes room for `maximum` more bytes once and returns where they start, with the storage's memo of printed
+    /// numbers: the storage is uniquely referenced once room is made, so no other buffer reads or writes the memo
+    /// while the caller writes. `commitUnchecked` then counts what it wrote; nothing else may write in between.
+    @inlinable @inline(__always)
+    mutating func reserveUnchecked(maximum: Int) -> (start: UnsafeMutablePointer<UInt8>, memo: NumberMemo) {
         let start = writableSpace(for: maximum)
-        let memo = storage.memo ?? makeMemo()
-        let written = body(start, start + maximum, memo)
-        count += written
+        return (start, storage.memo ?? makeMemo())
     }
 
-    @inline(never)
-    private func makeMemo() -> NumberMemo {
+    /// Counts the bytes written at the end since `reserveUnchecked`, up to `end`.
+    @inlinable @inline(__always)
+    mutating func commitUnchecked(upTo end: UnsafeMutablePointer<UInt8>) { count = end - storage.base }
+
+    @usableFromInline @inline(never)
+    func makeMemo() -> NumberMemo {
         let memo = NumberMemo()
         storage.memo = memo
         return memo
     }
 
     /// Where the next `extra` bytes go: grown (doubling) or unshared first when needed.
-    @inline(__always)
-    private mutating func writableSpace(for extra: Int) -> UnsafeMutablePointer<UInt8> {
+    @inlinable @inline(__always)
+    mutating func writableSpace(for extra: Int) -> UnsafeMutablePointer<UInt8> {
         if _slowPath(count + extra > storage.capacity || !isKnownUniquelyReferenced(&storage)) {
             reallocate(toHold: count + extra)
         }
         return storage.base + count
     }
 
-    @inline(never)
-    private mutating func reallocate(toHold needed: Int) {
+    @usableFromInline @inline(never)
+    mutating func reallocate(toHold needed: Int) {
         let grown = Storage(capacity: max(storage.capacity, needed * 2))
         grown.base.update(from: storage.base, count: count)
         storage = grown

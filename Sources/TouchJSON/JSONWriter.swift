@@ -2,7 +2,7 @@
 /// per-event output path allocates nothing once the buffer has grown. Numbers are printed deterministically:
 /// integers as they are, doubles with a fixed number of decimals and trailing zeros removed.
 public struct JSONWriter {
-    var buffer: ByteBuffer
+    @usableFromInline var buffer: ByteBuffer
     /// A value (scalar or closed container) was just written inside a container, so the next key or element needs
     /// a comma. One flag is enough: opening a container or writing a key clears it, closing one sets it again
     /// unless that was the top level, where objects follow each other without commas (NDJSON).

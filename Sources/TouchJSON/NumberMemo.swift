@@ -19,6 +19,14 @@ struct NumberMemo {
         @usableFromInline var low: UInt64
         @usableFromInline var high: UInt64
         @usableFromInline var count: Int
+
+        @usableFromInline
+        init(bits: UInt64, low: UInt64, high: UInt64, count: Int) {
+            self.bits = bits
+            self.low = low
+            self.high = high
+            self.count = count
+        }
     }
 
     /// Slots of each printer; a power of two: a slot number is taken modulo the count.

@@ -33,11 +33,11 @@ public struct TemplateCursor {
     }
 
     /// Numbers under 10,000 (a slot, a finger, a tap count, a raw coordinate: several a line) are written here,
-    /// one or two pairs of digits, with no call.
+    /// one or two pairs of digits, with no call; under 10^8 (a time since a down) as one word of eight digits.
     @inlinable @inline(__always)
     public mutating func integer(_ value: Int64) {
         let small = UInt64(bitPattern: value)
-        guard small < 10_000 else { return printInteger(value) }
+        guard small < 10_000 else { return mediumInteger(value) }
         precondition(end - next >= 4, "template line longer than its reserved room")
         let number = Int(truncatingIfNeeded: small)
         guard number >= 100 else { return belowHundred(number) }
@@ -48,6 +48,21 @@ public struct TemplateCursor {
         next[0] = pairs[pair]
         next[1] = pairs[pair &+ 1]
         next += 2
+    }
+
+    /// A number from 10,000 to 10^8, as eight digits in one word whose leading zeros a shift drops; others a call.
+    @inlinable @inline(__always)
+    mutating func mediumInteger(_ value: Int64) {
+        let magnitude = UInt64(bitPattern: value)
+        guard magnitude < 100_000_000 else {
+            next = Self.printed(value, on: self)
+            return
+        }
+        precondition(end - next >= 8, "template line longer than its reserved room")
+        let digits = magnitude < 1_000_000 ? (magnitude < 100_000 ? 5 : 6) : (magnitude < 10_000_000 ? 7 : 8)
+        let word = Self.eightDigits(Int(truncatingIfNeeded: magnitude)) &>> UInt64(8 &* (8 &- digits))
+        UnsafeMutableRawPointer(next).storeBytes(of: word.littleEndian, as: UInt64.self)
+        next += digits
     }
 
     /// One digit, or two from the table of pairs, for `number` in 0..<100, in room the caller tested.
@@ -76,7 +91,10 @@ public struct TemplateCursor {
     @inlinable @inline(__always)
     public mutating func integer(_ value: Int64, memoIn slot: Int) {
         let entry = memo.integerEntry(slot)
-        guard entry.pointee.bits == UInt64(bitPattern: value) else { return printInteger(value, keepingIn: slot) }
+        guard entry.pointee.bits == UInt64(bitPattern: value) else {
+            next = Self.printed(value, keepingIn: slot, on: self)
+            return
+        }
         // Sixteen bytes whatever the number's length, so the room is tested for sixteen; what is past the number is
         // left out by not counting it.
         precondition(end - next >= NumberMemo.longestKept, "template line longer than its reserved room")
@@ -93,6 +111,24 @@ public struct TemplateCursor {
         let entry = memo.integerEntry(slot)
         let bits = UInt64(bitPattern: value)
         let raw = UnsafeMutableRawPointer(next)
+        let kept = Int64(bitPattern: entry.pointee.bits)
+        // A time in the same second as the one kept (the next frame's): the kept digits, the last six written over.
+        if value >= 1_000_000 && kept >= 1_000_000 && value / 1_000_000 == kept / 1_000_000 {
+            let count = entry.pointee.count
+            raw.storeBytes(of: entry.pointee.low, as: UInt64.self)
+            raw.storeBytes(of: entry.pointee.high, toByteOffset: 8, as: UInt64.self)
+            let last = Int(truncatingIfNeeded: value % 1_000_000)
+            let first = last / 10_000
+            let rest = last &- first &* 10_000
+            let second = rest / 100
+            let six = Self.pair(first) | Self.pair(second) &<< 16 | Self.pair(rest &- second &* 100) &<< 32
+            raw.storeBytes(of: six.littleEndian, toByteOffset: count &- 6, as: UInt64.self)
+            next += count
+            entry.pointee = NumberMemo.Entry(
+                bits: bits, low: raw.loadUnaligned(as: UInt64.self),
+                high: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self), count: count)
+            return
+        }
         // Zeros first, so that the sixteen bytes kept below are all initialized whatever the number's length.
         raw.storeBytes(of: UInt64(0), as: UInt64.self)
         raw.storeBytes(of: UInt64(0), toByteOffset: 8, as: UInt64.self)
@@ -105,15 +141,83 @@ public struct TemplateCursor {
             high: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self), count: count)
     }
 
-    /// Two decimals (every coordinate), as `JSONWriter.appendDouble(_, decimals: 2)` prints them.
+    /// Two decimals (every coordinate), as `JSONWriter.appendDouble(_, decimals: 2)` prints them. Inlined: a
+    /// coordinate is one word of up to eight bytes (`shortHundredths`), stored at once; larger numbers are a call.
+    @inlinable @inline(__always)
     public mutating func hundredths(_ value: Double) {
-        room(for: Self.numberBytes)
-        printHundredths(value)
+        guard let short = Self.shortHundredths(value) else {
+            next = Self.printedHundredths(value, on: self)
+            return
+        }
+        precondition(end - next >= 8, "template line longer than its reserved room")
+        UnsafeMutableRawPointer(next).storeBytes(of: short.bytes.littleEndian, as: UInt64.self)
+        next += short.count
     }
 
     /// The same, and the bytes kept in the writer's memo slot `slot` (any number: taken modulo
     /// `NumberMemo.slotCount`) for `hundredths(_:reusing:)` on this line or a later one.
+    @inlinable @inline(__always)
     public mutating func hundredths(_ value: Double, keepingIn slot: Int) {
+        guard let short = Self.shortHundredths(value) else {
+            next = Self.printedHundredths(value, keepingIn: slot, on: self)
+            return
+        }
+        precondition(end - next >= 8, "template line longer than its reserved room")
+        UnsafeMutableRawPointer(next).storeBytes(of: short.bytes.littleEndian, as: UInt64.self)
+        next += short.count
+        memo.entry(slot).pointee = NumberMemo.Entry(
+            bits: value.bitPattern, low: short.bytes.littleEndian, high: 0, count: short.count)
+    }
+
+    /// A number under 10,000 in magnitude once rounded to hundredths (every coordinate) as the bytes it prints, in
+    /// one word read from its low byte up: a sign, one to four digits, a point and one or two more; at most eight.
+    /// Nil for a larger number, an infinity or NaN. No loop and no branch on the digits: the whole part's four
+    /// digits are written with its leading zeros, which a shift then drops.
+    @inlinable @inline(__always)
+    static func shortHundredths(_ value: Double) -> (bytes: UInt64, count: Int)? {
+        let scaled = value * 100
+        let magnitude = abs(scaled)
+        // False for NaN too. Below it the rounded magnitude is at most 999,999.
+        guard magnitude < 999_999.5 else { return nil }
+        // Half away from zero, on the magnitude: the part cut off by the conversion is exact (below 2^53 it has
+        // fewer significant bits than `magnitude`).
+        let truncated = Int(magnitude)
+        // Unsigned from here: a division by a constant needs no correction for a sign.
+        let hundredths = UInt(bitPattern: truncated &+ (magnitude - Double(truncated) >= 0.5 ? 1 : 0))
+        let whole = hundredths / 100
+        let fraction = Int(bitPattern: hundredths &- whole &* 100)
+        let high = Int(bitPattern: whole / 100)
+        let low = Int(bitPattern: whole) &- high &* 100
+        let fractionPair = pair(fraction)
+        var bytes = pair(high) | pair(low) &<< 16 | UInt64(UInt8(ascii: ".")) &<< 32 | fractionPair &<< 40
+        let digits = 1 &+ (whole >= 10 ? 1 : 0) &+ (whole >= 100 ? 1 : 0) &+ (whole >= 1_000 ? 1 : 0)
+        bytes &>>= UInt64(8 &* (4 &- digits))
+        // No fraction when it is zero; one digit when its second is a zero.
+        let fractionCount = fraction == 0 ? 0 : (fractionPair &>> 8 == UInt64(UInt8(ascii: "0")) ? 2 : 3)
+        var count = digits &+ fractionCount
+        if scaled < 0 && hundredths != 0 {
+            bytes = bytes &<< 8 | UInt64(UInt8(ascii: "-"))
+            count &+= 1
+        }
+        return (bytes, count)
+    }
+
+    /// The two digits of `number` (0..<100) from the table of pairs, the first in the low byte.
+    @inlinable @inline(__always)
+    static func pair(_ number: Int) -> UInt64 {
+        let pairs = UnsafeRawPointer(digitPairs.utf8Start)
+        return UInt64(UInt16(littleEndian: pairs.loadUnaligned(fromByteOffset: 2 &* number, as: UInt16.self)))
+    }
+
+    /// Numbers too large for `shortHundredths`: printed digit pair by digit pair.
+    @usableFromInline
+    mutating func printHundredths(_ value: Double) {
+        room(for: Self.numberBytes)
+        printLongHundredths(value)
+    }
+
+    @usableFromInline
+    mutating func printHundredths(_ value: Double, keepingIn slot: Int) {
         room(for: Self.numberBytes)
         let raw = UnsafeMutableRawPointer(next)
         // Zeros first, so that the sixteen bytes kept below are all initialized whatever the number's length
@@ -121,7 +225,7 @@ public struct TemplateCursor {
         raw.storeBytes(of: UInt64(0), as: UInt64.self)
         raw.storeBytes(of: UInt64(0), toByteOffset: 8, as: UInt64.self)
         let start = next
-        printHundredths(value)
+        printLongHundredths(value)
         let count = next - start
         guard count <= NumberMemo.longestKept else { return }
         memo.entry(slot).pointee = NumberMemo.Entry(
@@ -151,8 +255,7 @@ public struct TemplateCursor {
     }
 
     /// Prints the number at `next`, whose room is made.
-    @inline(__always)
-    private mutating func printHundredths(_ value: Double) {
+    private mutating func printLongHundredths(_ value: Double) {
         let scaled = value * 100
         // False for NaN and infinities too (scaled, they stay so): no separate test that the value is finite.
         guard abs(scaled) < 9.0e18 else { return fallback(value, decimals: 2) }
@@ -224,7 +327,7 @@ public struct TemplateCursor {
     /// Any number of decimals, as `JSONWriter.appendDouble` prints them: trailing zeros dropped (a pinch's scale has
     /// four). Written in place like `hundredths`, with no buffer of its own on the way.
     public mutating func double(_ value: Double, decimals: Int) {
-        if decimals == 2 { return hundredths(value) }
+        if decimals == 2 { return printHundredths(value) }
         room(for: Self.numberBytes)
         let places = max(0, min(decimals, 9))
         var scale: Int64 = 1
@@ -279,7 +382,10 @@ public struct TemplateCursor {
     public mutating func string(_ value: InternedString) {
         let json = value.entry.pointee.json
         let padded = value.entry.pointee.paddedCount
-        guard end - next >= padded, let source = json.baseAddress else { return exactly(json) }
+        guard end - next >= padded, let source = json.baseAddress else {
+            next = Self.copied(json, on: self)
+            return
+        }
         let from = UnsafeRawPointer(source)
         let to = UnsafeMutableRawPointer(next)
         var offset = 0
@@ -356,7 +462,9 @@ public struct TemplateCursor {
         return digits
     }
 
-    /// Writes the digits (and a sign) at `start`, two at a time, and returns the end.
+    /// Writes the digits (and a sign) at `start` and returns the end: a number under 10^8 (a time since a down) as
+    /// one word of eight digits whose leading zeros a shift drops (eight bytes stored whatever its length: callers
+    /// make room for `numberBytes`); longer ones two digits a step.
     @inline(__always)
     private static func writeInteger(
         _ magnitude: UInt64, negative: Bool, at start: UnsafeMutablePointer<UInt8>
@@ -365,6 +473,13 @@ public struct TemplateCursor {
         if negative {
             position.pointee = UInt8(ascii: "-")
             position += 1
+        }
+        let raw = UnsafeMutableRawPointer(position)
+        if magnitude < 100_000_000 {
+            let digits = digitCount(magnitude)
+            let word = eightDigits(Int(truncatingIfNeeded: magnitude)) &>> UInt64(8 &* (8 &- digits))
+            raw.storeBytes(of: word.littleEndian, as: UInt64.self)
+            return position + digits
         }
         let digits = digitCount(magnitude)
         let end = position + digits
@@ -390,6 +505,57 @@ public struct TemplateCursor {
         return end
     }
 
+    /// The eight digits of `number` (0..<10^8), leading zeros included, the first in the low byte.
+    @inlinable @inline(__always)
+    static func eightDigits(_ number: Int) -> UInt64 {
+        let high = number / 10_000
+        let low = number &- high &* 10_000
+        let first = high / 100
+        let third = low / 100
+        return pair(first) | pair(high &- first &* 100) &<< 16 | pair(third) &<< 32 | pair(low &- third &* 100) &<< 48
+    }
+
+    // The rare paths of the inlined writers, as functions of a copy of the cursor that return where it ends: the
+    // inlined writers' cursor is never passed by address, so it stays in registers instead of being stored back
+    // after each write for the calls' sake.
+
+    @usableFromInline @inline(never)
+    static func printed(_ value: Int64, on cursor: TemplateCursor) -> UnsafeMutablePointer<UInt8> {
+        var copy = cursor
+        copy.printInteger(value)
+        return copy.next
+    }
+
+    @usableFromInline @inline(never)
+    static func printed(_ value: Int64, keepingIn slot: Int, on cursor: TemplateCursor) -> UnsafeMutablePointer<UInt8> {
+        var copy = cursor
+        copy.printInteger(value, keepingIn: slot)
+        return copy.next
+    }
+
+    @usableFromInline @inline(never)
+    static func printedHundredths(_ value: Double, on cursor: TemplateCursor) -> UnsafeMutablePointer<UInt8> {
+        var copy = cursor
+        copy.printHundredths(value)
+        return copy.next
+    }
+
+    @usableFromInline @inline(never)
+    static func printedHundredths(_ value: Double, keepingIn slot: Int, on cursor: TemplateCursor)
+        -> UnsafeMutablePointer<UInt8>
+    {
+        var copy = cursor
+        copy.printHundredths(value, keepingIn: slot)
+        return copy.next
+    }
+
+    @usableFromInline @inline(never)
+    static func copied(_ json: UnsafeBufferPointer<UInt8>, on cursor: TemplateCursor) -> UnsafeMutablePointer<UInt8> {
+        var copy = cursor
+        copy.exactly(json)
+        return copy.next
+    }
+
     /// "00" to "99", one after the other: a static string's bytes are in the binary, read with no initialization.
     @usableFromInline static let digitPairs: StaticString = """
         00010203040506070809101112131415161718192021222324252627282930313233343536373839\
@@ -400,11 +566,13 @@ public struct TemplateCursor {
 
 extension JSONWriter {
     /// Makes room for one template line of at most `maximum` bytes, then lets `body` write it through a cursor.
+    /// Inlined with `body`: a line's template is written where it is asked for, with no closure and no copy of the
+    /// values it captures.
+    @inlinable @inline(__always)
     public mutating func writeTemplate(maximum: Int, _ body: (inout TemplateCursor) -> Void) {
-        buffer.writeUnchecked(maximum: maximum) { start, end, memo in
-            var cursor = TemplateCursor(next: start, end: end, memo: memo)
-            body(&cursor)
-            return cursor.next - start
-        }
+        let (start, memo) = buffer.reserveUnchecked(maximum: maximum)
+        var cursor = TemplateCursor(next: start, end: start + maximum, memo: memo)
+        body(&cursor)
+        buffer.commitUnchecked(upTo: cursor.next)
     }
 }

@@ -5,50 +5,88 @@ import TouchScene
 
 /// Encodes dispatched events as NDJSON lines (docs/protocol.md, "Dispatched events").
 public enum DispatchEventEncoder {
-    public static func encode(_ event: DispatchEvent, into writer: inout JSONWriter) {
-        switch event {
-        case .touch(let touch): encode(touch, into: &writer)
-        case .gesture(let region, let gesture): encode(gesture, region: region, into: &writer)
-        case .regionMoved(let region, let frame, let time):
-            writer.beginObject()
-            writer.field("type", "region-moved")
-            writer.field("region", region)
-            writer.field("time_us", time.microseconds)
-            writer.beginArray("frame")
-            for value in [frame.x, frame.y, frame.width, frame.height] { writer.element(value) }
-            writer.endArray()
-            writer.endObject()
-            writer.newline()
-        case .regionScrolled(let region, let offset, let time):
-            writer.beginObject()
-            writer.field("type", "region-scrolled")
-            writer.field("region", region)
-            writer.field("time_us", time.microseconds)
-            writer.beginArray("offset")
-            writer.element(offset.x)
-            writer.element(offset.y)
-            writer.endArray()
-            writer.endObject()
-            writer.newline()
+    /// One event alone (tests, tools): the line `encode(_:at:selecting:into:)` writes for it.
+    public static func encode(
+        _ event: DispatchEvent, selecting fields: FieldSelection = .all, into writer: inout JSONWriter
+    ) {
+        encode([event], at: 0, selecting: fields, into: &writer)
+    }
+
+    /// The one way a dispatched event becomes its line, for a client's queue and for `touchd replay` alike: the
+    /// event at `position`, with the keys `fields` selects (`.all`: the whole line). Returns how a slow client's
+    /// queue may coalesce the line. Switched on once, where the array holds it: each switch over an event copies it
+    /// (197 bytes) to take its payload out, and an event passed as an argument is copied on the way in.
+    @discardableResult
+    public static func encode(
+        _ events: [DispatchEvent], at position: Int, selecting fields: FieldSelection, into writer: inout JSONWriter
+    ) -> LineCoalescing {
+        switch events[position] {
+        case .touch(let touch):
+            // The whole line's printers called straight, not through the selecting ones, which test the selection
+            // at each key.
+            if fields == .all {
+                encodeWhole(touch, into: &writer)
+            } else {
+                encode(touch, selecting: fields, into: &writer)
+            }
+            return .of(touch)
+        case .gesture(let region, let gesture):
+            if fields == .all {
+                encodeWhole(gesture, region: region, into: &writer)
+            } else {
+                encode(gesture, region: region, selecting: fields, into: &writer)
+            }
+            return .of(gesture, region: region)
         case .frame(let device, let time):
             FingerEventEncoder.encodeFrame(time: time, device: device, into: &writer)
+            return .essential
+        case .regionMoved(let region, let frame, let time):
+            encodeRegionMoved(region, frame: frame, time: time, into: &writer)
+            return .essential
+        case .regionScrolled(let region, let offset, let time):
+            encodeRegionScrolled(region, offset: offset, time: time, into: &writer)
+            return .essential
         }
     }
 
-    /// The event at `position`, switched on where the array holds it: an event passed as an argument is copied
-    /// (its 197 bytes) on the way in.
-    public static func encode(_ events: [DispatchEvent], at position: Int, into writer: inout JSONWriter) {
-        switch events[position] {
-        case .touch(let touch): encode(touch, into: &writer)
-        case .gesture(let region, let gesture): encode(gesture, region: region, into: &writer)
-        case .frame(let device, let time): FingerEventEncoder.encodeFrame(time: time, device: device, into: &writer)
-        case .regionMoved, .regionScrolled: encode(events[position], into: &writer)
-        }
+    private static func encodeRegionMoved(
+        _ region: InternedString, frame: Rect, time: EventTime, into writer: inout JSONWriter
+    ) {
+        writer.beginObject()
+        writer.field("type", "region-moved")
+        writer.field("region", region)
+        writer.field("time_us", time.microseconds)
+        writer.beginArray("frame")
+        for value in [frame.x, frame.y, frame.width, frame.height] { writer.element(value) }
+        writer.endArray()
+        writer.endObject()
+        writer.newline()
+    }
+
+    private static func encodeRegionScrolled(
+        _ region: InternedString, offset: Point, time: EventTime, into writer: inout JSONWriter
+    ) {
+        writer.beginObject()
+        writer.field("type", "region-scrolled")
+        writer.field("region", region)
+        writer.field("time_us", time.microseconds)
+        writer.beginArray("offset")
+        writer.element(offset.x)
+        writer.element(offset.y)
+        writer.endArray()
+        writer.endObject()
+        writer.newline()
     }
 
     /// The most frequent line by far (every finger, every frame): written as a template, each key with its comma
     /// as one literal (`JSONWriter.writeTemplate`).
     public static func encode(_ touch: DispatchedTouch, into writer: inout JSONWriter) {
+        encodeWhole(touch, into: &writer)
+    }
+
+    /// Inlined into `encode(_:at:selecting:into:)`: called, it took the touch by address, one more copy of it.
+    @inline(__always)
+    static func encodeWhole(_ touch: DispatchedTouch, into writer: inout JSONWriter) {
         let strings = touch.deviceID.jsonCount + (touch.regionID?.jsonCount ?? 0)
         writer.writeTemplate(maximum: FingerEventEncoder.lineBound(strings: strings)) { line in
             FingerEventEncoder.templateHead(
@@ -79,10 +117,12 @@ public enum DispatchEventEncoder {
             line.hundredths(touch.previous.y, reusing: fingerSlot + 1)
             line.keep(MemoSlot.lineX, in: fingerSlot)
             line.keep(MemoSlot.lineY, in: fingerSlot + 1)
+            // dx and dy are kept for a one-finger drag's gesture line after this one (the same Doubles: the drag's
+            // translation is its finger's since the down).
             line.literal(#","dx":"#)
-            line.hundredths(touch.translation.x)
+            line.hundredths(touch.translation.x, keepingIn: MemoSlot.lineDX)
             line.literal(#","dy":"#)
-            line.hundredths(touch.translation.y)
+            line.hundredths(touch.translation.y, keepingIn: MemoSlot.lineDY)
             line.literal(#","since_down_us":"#)
             line.integer(touch.sinceDown.microseconds)
             line.literal(#","taps":"#)
@@ -96,15 +136,23 @@ public enum DispatchEventEncoder {
         }
     }
 
-    /// The writer's memo slots: the last touch line's x and y, and two a finger (ids modulo 16 share one pair).
+    /// The writer's memo slots: the last touch line's x and y, two a finger (ids modulo 16 share one pair), and the
+    /// last touch line's dx and dy.
     private enum MemoSlot {
         static let lineX = 0
         static let lineY = 1
         static func finger(_ finger: FingerID) -> Int { 2 + 2 * Int(finger.rawValue & 15) }
+        static let lineDX = 34
+        static let lineDY = 35
     }
 
     /// Gesture lines come with every `changed` of a drag or pinch: a template too.
     public static func encode(_ gesture: GestureEvent, region: InternedString, into writer: inout JSONWriter) {
+        encodeWhole(gesture, region: region, into: &writer)
+    }
+
+    @inline(__always)
+    static func encodeWhole(_ gesture: GestureEvent, region: InternedString, into writer: inout JSONWriter) {
         let strings = region.jsonCount + gesture.nameID.jsonCount
         writer.writeTemplate(maximum: FingerEventEncoder.lineBound(strings: strings)) { line in
             gestureHead(gesture, region: region, into: &line)
@@ -121,9 +169,9 @@ public enum DispatchEventEncoder {
                 line.integer(Int64(gesture.taps))
             case .drag, .longPressDrag, .longPress:
                 line.literal(#","dx":"#)
-                line.hundredths(gesture.translation.x)
+                line.hundredths(gesture.translation.x, reusing: MemoSlot.lineDX)
                 line.literal(#","dy":"#)
-                line.hundredths(gesture.translation.y)
+                line.hundredths(gesture.translation.y, reusing: MemoSlot.lineDY)
                 line.literal(#","vx":"#)
                 line.hundredths(gesture.velocity.x)
                 line.literal(#","vy":"#)

@@ -139,7 +139,9 @@ public enum FingerEventEncoder {
         }
     }
 
-    /// The same with the device's name interned.
+    /// The same with the device's name interned. Inlined where dispatched events are encoded: one frame line a
+    /// device frame.
+    @inline(__always)
     public static func encodeFrame(time: EventTime, device: InternedString, into writer: inout JSONWriter) {
         writer.writeTemplate(maximum: lineBound(strings: device.jsonCount)) { line in
             line.literal(#"{"type":"frame","device":"#)

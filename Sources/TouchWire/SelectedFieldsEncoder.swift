@@ -8,7 +8,7 @@ import TouchScene
 extension DispatchEventEncoder {
     public static func encode(_ touch: DispatchedTouch, selecting fields: FieldSelection, into writer: inout JSONWriter)
     {
-        guard fields != .all else { return encode(touch, into: &writer) }
+        guard fields != .all else { return encodeWhole(touch, into: &writer) }
         let strings = touch.deviceID.jsonCount + (touch.regionID?.jsonCount ?? 0)
         writer.writeTemplate(maximum: FingerEventEncoder.lineBound(strings: strings)) { line in
             FingerEventEncoder.typeKey(touch.phase, into: &line)
@@ -49,7 +49,7 @@ extension DispatchEventEncoder {
     public static func encode(
         _ gesture: GestureEvent, region: InternedString, selecting fields: FieldSelection, into writer: inout JSONWriter
     ) {
-        guard fields != .all else { return encode(gesture, region: region, into: &writer) }
+        guard fields != .all else { return encodeWhole(gesture, region: region, into: &writer) }
         let strings = region.jsonCount + gesture.nameID.jsonCount
         writer.writeTemplate(maximum: FingerEventEncoder.lineBound(strings: strings)) { line in
             gestureHead(gesture, region: region, into: &line)

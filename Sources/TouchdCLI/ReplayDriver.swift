@@ -168,7 +168,9 @@ public struct ReplayDriver {
             sink.add(output, device: deviceName)
         }
 
-        func dispatched(_ events: [DispatchEvent]) { sink.add(events, summary: &summary, collect: collects) }
+        func dispatched(_ events: [DispatchEvent], from start: Int) {
+            sink.add(events, from: start, summary: &summary, collect: collects)
+        }
     }
 
     /// A loaded recording's events, as one batch.
@@ -225,12 +227,13 @@ public struct ReplayDriver {
         }
 
         /// By position: each event is read where the engine's array holds it, not copied out for a call.
-        mutating func add(_ events: [DispatchEvent], summary: inout ReplaySummary, collect: Bool) {
-            for position in events.indices {
+        /// The events from `first` on (those before it are earlier turns').
+        mutating func add(_ events: [DispatchEvent], from first: Int, summary: inout ReplaySummary, collect: Bool) {
+            for position in first..<events.count {
                 summary.note(events, at: position)
                 if collect { collected.append(events[position]) }
                 switch format {
-                case .ndjson: DispatchEventEncoder.encode(events, at: position, into: &writer)
+                case .ndjson: DispatchEventEncoder.encode(events, at: position, selecting: .all, into: &writer)
                 case .text:
                     if let line = TextFormatter.line(for: events[position], start: start) { text += line + "\n" }
                 }

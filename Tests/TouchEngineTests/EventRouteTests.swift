@@ -43,5 +43,13 @@ struct EventRouteTests {
         let padOnly = Subscription(kinds: [.touch, .gesture], regions: ["pad"])
         #expect(routes.filter(padOnly.admits).count == routes.filter { $0.scope == .region("pad") }.count)
         #expect(!padOnly.admits(routes[1]))
+        // The encoder tells each line's coalescing as the route does, whatever the keys selected.
+        for position in events.indices {
+            for fields: FieldSelection in [.all, []] {
+                var writer = JSONWriter()
+                let coalescing = DispatchEventEncoder.encode(events, at: position, selecting: fields, into: &writer)
+                #expect(coalescing == routes[position].queueKind, "event \(position)")
+            }
+        }
     }
 }

@@ -6,10 +6,10 @@ import TouchScene
 import TouchTestKit
 import TouchWire
 
-/// What each client receives, however the engine reaches its queue: one subscriber to everything has each line
-/// encoded straight into its queue (`OutboundQueue.enqueueWritten`), several or filtered ones get a copy of a line
-/// encoded once. The answer is worked out apart from the engine's writers: every dispatched event (seen by the
-/// observer) encoded by a new writer of its own, whose memo of printed numbers holds nothing from earlier lines.
+/// What each client receives, however the engine reaches its queue: a line is encoded straight into the queue of
+/// its first taker (`OutboundQueue.tail`), and the takers after it that select alike get a copy of it from there.
+/// The answer is worked out apart from the engine's writers: every dispatched event (seen by the observer) encoded
+/// by a new writer of its own, whose memo of printed numbers holds nothing from earlier lines.
 @Suite("Engine: fan-out bytes, one subscriber or several")
 struct FanOutBytesTests {
     /// An odd scene size (raw positions map to fractions with every ending), a region at the origin (local equals

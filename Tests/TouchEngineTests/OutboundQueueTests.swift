@@ -37,6 +37,25 @@ struct OutboundQueueTests {
         #expect(full.enqueue(Array(repeating: 0, count: 20), kind: .essential) == .overflow)
     }
 
+    @Test("lines queued after a flush that wrote everything coalesce among themselves alone")
+    func afterFullFlush() {
+        var queue = OutboundQueue(limitBytes: 100)
+        let finger = OutboundQueue.Kind.move(finger: FingerKey(device: 0, finger: FingerID(1)))
+        for _ in 0..<4 { _ = queue.enqueue(Array(repeating: 0x61, count: 20), kind: finger) }
+        queue.flush { $0.count }
+        #expect(queue.isEmpty && queue.eventByteCount == 0)
+        _ = queue.enqueue(Array(repeating: 0x62, count: 40), kind: .essential)
+        _ = queue.enqueue(Array(repeating: 0x63, count: 30), kind: finger)
+        // 110 bytes: only the move queued since the flush is superseded, none of the four written before it.
+        #expect(queue.enqueue(Array(repeating: 0x64, count: 40), kind: finger) == .coalesced(dropped: 1))
+        var written: [UInt8] = []
+        queue.flush { raw in
+            written += raw
+            return raw.count
+        }
+        #expect(written == Array(repeating: 0x62, count: 40) + Array(repeating: 0x64, count: 40))
+    }
+
     @Test("a partly written line is finished before anything else and never coalesced away")
     func partialWrite() {
         var queue = OutboundQueue(limitBytes: 1000)
@@ -132,14 +151,13 @@ struct OutboundQueueTests {
             line.writeTemplate(maximum: 64) {
                 $0.literal("{\"x\":"); $0.hundredths(value); $0.literal("}\n")
             }
-            let inPlace = written.enqueueWritten { writer in
-                writer.writeTemplate(maximum: 64) { cursor in
-                    cursor.literal("{\"x\":")
-                    cursor.hundredths(value, keepingIn: 0)
-                    cursor.literal("}\n")
-                }
-                return kind
+            let start = written.end
+            written.tail.writeTemplate(maximum: 64) { cursor in
+                cursor.literal("{\"x\":")
+                cursor.hundredths(value, keepingIn: 0)
+                cursor.literal("}\n")
             }
+            let inPlace = written.queueWritten(from: start, kind: kind)
             let copy = line.withUnsafeBytes { copied.enqueue($0, kind: kind) }
             outcomes.append((inPlace, copy))
             if index % 7 == 0 {
@@ -159,10 +177,9 @@ struct OutboundQueueTests {
         }
         #expect(drain(&written) == drain(&copied))
         var tiny = OutboundQueue(limitBytes: 8)
-        let outcome = tiny.enqueueWritten { writer in
-            writer.element("a string longer than eight bytes")
-            return .essential
-        }
+        let start = tiny.end
+        tiny.tail.element("a string longer than eight bytes")
+        let outcome = tiny.queueWritten(from: start, kind: .essential)
         #expect(outcome == .overflow)
     }
 }

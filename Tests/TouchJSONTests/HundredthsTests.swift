@@ -34,6 +34,8 @@ struct HundredthsTests {
             #expect(printed(value, general: true) == expected, "\(value)")
             #expect(templated(value) == expected, "\(value)")
         }
+        // Not numbers JSON can hold: the template's word path turns them down, and the general path writes null.
+        for value in [Double.nan, .infinity, -.infinity] { #expect(templated(value) == "null", "\(value)") }
     }
 
     @Test("every hundredth from -10,000.02 to 10,000.02, and the halves around the coordinate path's bounds")

@@ -130,4 +130,20 @@ struct NumberMemoTests {
             #expect(line(&fresh) { $0.integer(value, memoIn: 9) } == String(value))
         }
     }
+
+    /// A frame's time is kept for its lines; the next frame's time, in the same second, is the kept digits with the
+    /// last six written over. Times from one digit to sixteen, in steps that cross seconds, digit counts and zeros.
+    @Test("times through one slot, each a little after the last, print as Swift prints them")
+    func risingTimes() {
+        var writer = JSONWriter()
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        for start: Int64 in [0, 999_000, 9_999_990, 1_284_823_491_716_666, 263_634_080, 99_999_999_999_000] {
+            var time = start
+            for _ in 0..<2_000 {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                time += Int64(state >> 50)
+                #expect(line(&writer) { $0.integer(time, memoIn: 0) } == String(time), "\(time)")
+            }
+        }
+    }
 }

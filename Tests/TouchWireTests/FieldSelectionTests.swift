@@ -128,6 +128,11 @@ struct FieldSelectionTests {
             #expect(
                 text { DispatchEventEncoder.encode(touch, selecting: .all, into: &$0) }
                     == text { DispatchEventEncoder.encode(touch, into: &$0) })
+            // Every key a touch line has, and only some of a gesture line's: the whole touch line (a subscriber's
+            // selection goes to the encoder whole, whatever the line's kind).
+            #expect(
+                text { DispatchEventEncoder.encode(touch, selecting: FieldSelection.touchKeys.union(.vx), into: &$0) }
+                    == text { DispatchEventEncoder.encode(touch, into: &$0) })
         }
     }
 
@@ -166,6 +171,10 @@ struct FieldSelectionTests {
         for gesture in [drag, pinch, swipe] {
             #expect(
                 text { DispatchEventEncoder.encode(gesture, region: "r", selecting: .all, into: &$0) }
+                    == text { DispatchEventEncoder.encode(gesture, region: "r", into: &$0) })
+            let everyGestureKey = FieldSelection.gestureKeys.union(.rawX)
+            #expect(
+                text { DispatchEventEncoder.encode(gesture, region: "r", selecting: everyGestureKey, into: &$0) }
                     == text { DispatchEventEncoder.encode(gesture, region: "r", into: &$0) })
         }
     }
