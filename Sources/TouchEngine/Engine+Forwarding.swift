@@ -29,7 +29,7 @@ extension Engine {
     /// device's virtual touchscreen (palm, then lifted: two frames, one `.emit`). Fingers not forwarded need
     /// nothing: `claims` keeps them from the virtual touchscreen from their down on.
     func takeBackFingers(at time: EventTime) {
-        guard settings.dispatches else { return }
+        guard settings.dispatches, dispatcher.hasTakenFingers else { return }
         for key in dispatcher.takeTakenFingers() {
             guard let device = devices[key.device], let frames = device.forwarder?.take(key.finger, at: time) else {
                 continue

@@ -7,6 +7,9 @@ import TouchGestures
 /// forwarded on the device's virtual touchscreen (`takeTakenFingers`) and forwards no taken finger at its down
 /// (`claims`). touchd's own clients see every finger throughout: taking concerns the compositor alone.
 extension Dispatcher {
+    /// Whether a gesture took fingers since the engine last asked: asked after every frame, where taking is rare.
+    public var hasTakenFingers: Bool { !newlyTaken.isEmpty }
+
     /// Fingers taken since the last call, each once, in the order they were taken: the engine cancels those it
     /// forwarded.
     public func takeTakenFingers() -> [FingerKey] {
