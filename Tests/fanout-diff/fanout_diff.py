@@ -243,6 +243,9 @@ def check_run(label, clients, status, log, failures):
     for client in clients:
         goodbyes = [g.get("code") for g in client.goodbyes()]
         if client.behaviour == "never-read":
+            # Only a stream well past the socket's buffer (about 200 kB) and the queue must overflow.
+            if whole is None or sum(len(l) + 1 for l in whole.events()) < 400_000:
+                continue
             number = clients.index(client) + 1
             if f"client {number} disconnected: did not read: its queue" not in log:
                 fail(f"{client.name}: no overflow was logged for client {number}")
