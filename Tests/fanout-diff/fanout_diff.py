@@ -173,12 +173,15 @@ def run(binary, names, args, workdir):
     sock_path = os.path.join(directory, "s.sock")
     config = os.path.join(directory, "touchd.json")
     with open(config, "w") as f:
-        json.dump({"clients": {"queueBytes": args.queue_bytes, "max": 64, "reserved": 4}}, f)
+        settings = {"clients": {"queueBytes": args.queue_bytes, "max": 64, "reserved": 4}}
+        if args.drop_unassigned:
+            settings["dropUnassigned"] = True
+        json.dump(settings, f)
     log_path = os.path.join(directory, "daemon.log")
     log = open(log_path, "w")
     command = [
-        binary, "run", "--socket", sock_path, "--config", config, "--replay", args.recording, "--scene", args.scene,
-        "--replay-waits", str(len(names)), "--speed", str(args.speed), "--log-level", "debug",
+        binary, "run", "--socket", sock_path, "--config", config, "--replay", args.recording,
+        *(["--scene", args.scene] if args.scene != "none" else []), "--replay-waits", str(len(names)), "--speed", str(args.speed), "--log-level", "debug",
     ]
     daemon = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=log)
     try:
@@ -294,7 +297,8 @@ def main():
     parser.add_argument("--new", required=True)
     parser.add_argument("--base")
     parser.add_argument("--recording", required=True)
-    parser.add_argument("--scene", required=True)
+    parser.add_argument("--scene", required=True, help="a scene file, or none for the daemon's empty scene")
+    parser.add_argument("--drop-unassigned", action="store_true", help="the configuration's dropUnassigned")
     parser.add_argument("--speed", type=float, default=1)
     parser.add_argument("--duration", type=float, default=None, help="the recording's length in s (default: asks describe)")
     parser.add_argument("--queue-bytes", type=int, default=65536)
