@@ -49,18 +49,83 @@ public enum TouchPhase: String, Sendable, CaseIterable {
 public struct ContactState: Equatable, Hashable, Sendable {
     public var x: Int32 = 0
     public var y: Int32 = 0
-    public var pressure: Int32?
-    public var touchMajor: Int32?
-    public var touchMinor: Int32?
-    public var widthMajor: Int32?
-    public var widthMinor: Int32?
-    public var orientation: Int32?
-    public var toolType: Int32?
-    public var distance: Int32?
+    // The optional attributes stored as plain values (zero when absent, so the derived equality and hash hold) with
+    // a mask of those reported: eight `Int32?` left spare bits in their flags, which `DispatchEvent` (a touch
+    // carries a contact) then kept its case in, so that making, switching on and copying any event went through
+    // outlined code that set or cleared those bits.
+    @usableFromInline var pressureValue: Int32 = 0
+    @usableFromInline var touchMajorValue: Int32 = 0
+    @usableFromInline var touchMinorValue: Int32 = 0
+    @usableFromInline var widthMajorValue: Int32 = 0
+    @usableFromInline var widthMinorValue: Int32 = 0
+    @usableFromInline var orientationValue: Int32 = 0
+    @usableFromInline var toolTypeValue: Int32 = 0
+    @usableFromInline var distanceValue: Int32 = 0
+    /// One bit an attribute (`Reported`): set when the device reported it.
+    @usableFromInline var reported: UInt8 = 0
 
     public init(x: Int32 = 0, y: Int32 = 0) {
         self.x = x
         self.y = y
+    }
+
+    @usableFromInline
+    enum Reported {
+        @usableFromInline static let pressure: UInt8 = 1 << 0
+        @usableFromInline static let touchMajor: UInt8 = 1 << 1
+        @usableFromInline static let touchMinor: UInt8 = 1 << 2
+        @usableFromInline static let widthMajor: UInt8 = 1 << 3
+        @usableFromInline static let widthMinor: UInt8 = 1 << 4
+        @usableFromInline static let orientation: UInt8 = 1 << 5
+        @usableFromInline static let toolType: UInt8 = 1 << 6
+        @usableFromInline static let distance: UInt8 = 1 << 7
+    }
+
+    @inlinable @inline(__always)
+    func attribute(_ value: Int32, _ bit: UInt8) -> Int32? { reported & bit != 0 ? value : nil }
+
+    @inlinable @inline(__always)
+    static func store(_ newValue: Int32?, _ bit: UInt8, in value: inout Int32, reported: inout UInt8) {
+        if let newValue {
+            value = newValue
+            reported |= bit
+        } else {
+            value = 0
+            reported &= ~bit
+        }
+    }
+
+    public var pressure: Int32? {
+        @inlinable @inline(__always) get { attribute(pressureValue, Reported.pressure) }
+        @inlinable set { Self.store(newValue, Reported.pressure, in: &pressureValue, reported: &reported) }
+    }
+    public var touchMajor: Int32? {
+        @inlinable @inline(__always) get { attribute(touchMajorValue, Reported.touchMajor) }
+        @inlinable set { Self.store(newValue, Reported.touchMajor, in: &touchMajorValue, reported: &reported) }
+    }
+    public var touchMinor: Int32? {
+        @inlinable @inline(__always) get { attribute(touchMinorValue, Reported.touchMinor) }
+        @inlinable set { Self.store(newValue, Reported.touchMinor, in: &touchMinorValue, reported: &reported) }
+    }
+    public var widthMajor: Int32? {
+        @inlinable @inline(__always) get { attribute(widthMajorValue, Reported.widthMajor) }
+        @inlinable set { Self.store(newValue, Reported.widthMajor, in: &widthMajorValue, reported: &reported) }
+    }
+    public var widthMinor: Int32? {
+        @inlinable @inline(__always) get { attribute(widthMinorValue, Reported.widthMinor) }
+        @inlinable set { Self.store(newValue, Reported.widthMinor, in: &widthMinorValue, reported: &reported) }
+    }
+    public var orientation: Int32? {
+        @inlinable @inline(__always) get { attribute(orientationValue, Reported.orientation) }
+        @inlinable set { Self.store(newValue, Reported.orientation, in: &orientationValue, reported: &reported) }
+    }
+    public var toolType: Int32? {
+        @inlinable @inline(__always) get { attribute(toolTypeValue, Reported.toolType) }
+        @inlinable set { Self.store(newValue, Reported.toolType, in: &toolTypeValue, reported: &reported) }
+    }
+    public var distance: Int32? {
+        @inlinable @inline(__always) get { attribute(distanceValue, Reported.distance) }
+        @inlinable set { Self.store(newValue, Reported.distance, in: &distanceValue, reported: &reported) }
     }
 
     public var isPalm: Bool { toolType == ToolType.palm }

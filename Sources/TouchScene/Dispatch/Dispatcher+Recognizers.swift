@@ -12,10 +12,10 @@ extension Dispatcher {
         // A finished recognizer's finger reports nothing: an empty buffer is not emptied again (a call).
         guard !reports.isEmpty else { return }
         // By position: `for report in reports` retained and released the buffer on every event.
+        // Each report read where the array holds it, its three fields alone: the whole report was copied out first.
         for position in reports.indices {
-            let report = reports[position]
-            out.append(.gesture(region: index.nodes[report.owner].internedID, report.event))
-            noteTaking(report)
+            out.append(.gesture(region: index.nodes[reports[position].owner].internedID, reports[position].event))
+            noteTaking(member: reports[position].member, reports[position].event.event)
         }
         // One or two reports an event, removed one by one: `removeAll(keepingCapacity:)` cost a `replaceSubrange` call.
         while !reports.isEmpty { reports.removeLast() }

@@ -21,9 +21,13 @@ extension Dispatcher {
     /// A report of `member`: a taking gesture recognized takes its fingers once the finger event that made it
     /// is handled (`applyDueTakes`): reports arrive while the finger table is being changed in place.
     func noteTaking(_ report: GestureArena.Report) {
-        guard withArena({ $0.takesFingers(report.member) }) != .never else { return }
-        switch report.event.event {
-        case .began, .ended: takesDue.append(report.member)
+        noteTaking(member: report.member, report.event.event)
+    }
+
+    func noteTaking(member: Int, _ state: GestureEventKind) {
+        guard withArena({ $0.takesFingers(member) }) != .never else { return }
+        switch state {
+        case .began, .ended: takesDue.append(member)
         case .pressing, .changed, .failed, .cancelled: break
         }
     }
