@@ -125,6 +125,14 @@ final class DaemonProcess {
         } else {
             child.standardError = FileHandle.nullDevice
         }
+        // A child inherits the spawning thread's signal mask, and the test runner's worker threads block nearly
+        // every signal: a helper that does not unblock them itself (a Python peer) would ignore `terminate()` and
+        // outlive the run. It is spawned with nothing blocked; the thread's own mask is put back at once.
+        var nothing = sigset_t()
+        var previous = sigset_t()
+        sigemptyset(&nothing)
+        pthread_sigmask(SIG_SETMASK, &nothing, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
         try child.run()
         return child
     }

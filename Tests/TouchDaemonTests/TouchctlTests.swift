@@ -184,10 +184,16 @@ struct TouchctlTests {
         let peer = """
             import json, socket, sys
             l = socket.socket(socket.AF_UNIX); l.bind(sys.argv[1]); l.listen(8)
+            # Gone by itself a minute after the last client, should the test die before it terminates the peer.
+            l.settimeout(60)
             evil = 'x\\x1b]0;owned\\x07\\u009b2J\\x7f'
             def send(c, value): c.sendall(json.dumps(value, ensure_ascii=False).encode() + b'\\n')
             while True:
-                c, _ = l.accept()
+                try:
+                    c, _ = l.accept()
+                except socket.timeout:
+                    sys.exit(0)
+                c.settimeout(None)
                 send(c, {"type": "hello", "protocol": 1, "server": evil, "devices": [],
                          "permissions": {"subscribe": True, "scene": True}})
                 request = json.loads(c.makefile().readline())
