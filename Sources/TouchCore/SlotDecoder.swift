@@ -12,11 +12,13 @@
 /// | (T passed a stuck-touch limit) | —                            | `cancel` T; ignored until its lift  |
 ///
 /// Single-touch devices run through the same machine with one slot (see `TouchDecoder`).
+@usableFromInline
 struct SlotDecoder {
     /// The slot as the event stream has described it so far in this frame.
+    @usableFromInline
     struct Slot {
         var trackingID: Int32 = -1
-        var contact = ContactState()
+        @usableFromInline var contact = ContactState()
         /// A tracking id ended or was replaced this frame while a touch was open.
         var restarted = false
         /// A tracking id >= 0 was assigned this frame.
@@ -30,15 +32,17 @@ struct SlotDecoder {
         var contact: ContactState
     }
 
-    private(set) var slots: [Slot]
+    // Internal and usable from inlined code, as `currentSlot` and `changedSlots`: `setAxis` is inlined into the
+    // caller of `TouchDecoder.takeAxis`.
+    @usableFromInline var slots: [Slot]
     private(set) var reported: [Reported?]
     /// Per slot, the tracking id of a palm that consumers must not see (-1: none).
     private var ignoredTrackingID: [Int32]
     /// The slot that axis events address; -1 after an out-of-range `ABS_MT_SLOT`.
-    private(set) var currentSlot: Int = 0
+    @usableFromInline var currentSlot: Int = 0
     /// Bit n: an event addressed slot n this frame. A flush visits only these (a frame changes one or two slots of
     /// ten or more), in the order of their numbers; at most `DeviceDescription.maximumSlots` (64) slots.
-    private var changedSlots: UInt64 = 0
+    @usableFromInline var changedSlots: UInt64 = 0
     /// A touch whose major axis passes this (device units) is a palm (`ContactState.isPalm(majorAbove:)`).
     var palmMajor: Int32?
 
@@ -83,9 +87,17 @@ struct SlotDecoder {
         changedSlots |= 1 << UInt64(currentSlot)
     }
 
+    /// Whether `code` is an axis of a slot's contact (`setAxis`): position, size, orientation, tool, pressure,
+    /// distance; not the tracking id among them.
+    @inlinable
+    static func isAxis(_ code: UInt16) -> Bool {
+        ((AbsCode.mtPositionX...AbsCode.mtDistance).contains(code) && code != AbsCode.mtTrackingID)
+            || (AbsCode.mtTouchMajor...AbsCode.mtOrientation).contains(code)
+    }
+
     // Always inlined into the decoder's switch: most input events are one of these, and a call's frame would cost
     // about a quarter of the whole.
-    @inline(__always)
+    @inlinable @inline(__always)
     mutating func setAxis(_ code: UInt16, _ value: Int32) {
         guard currentSlot >= 0 else { return }
         if slots[currentSlot].contact.setMultitouchAxis(code, value) {

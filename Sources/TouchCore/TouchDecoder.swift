@@ -26,15 +26,17 @@ public struct TouchDecoder {
     /// The latest event time seen. Time never goes back past the decoder: an event stamped earlier is treated
     /// as if stamped now (counted in `diagnostics.backwardTimes`), so finger events, the dispatcher and the
     /// gesture timers after it see non-decreasing time (docs/decoding.md).
-    public private(set) var latestTime: EventTime?
+    public var latestTime: EventTime? { latestTimeSeen }
+    /// `latestTime`'s storage, set from inlined code (`takeAxis`).
+    @usableFromInline var latestTimeSeen: EventTime?
 
-    var slots: SlotDecoder
+    @usableFromInline var slots: SlotDecoder
     var contacts: ContactReportDecoder
     private var nextFinger: UInt32
     /// Single touch: the synthetic tracking id of the open contact, counted up per `BTN_TOUCH` press.
     private var singleTouchTrackingID: Int32 = 0
-    private var droppingUntilReport = false
-    private var awaitingResync = false
+    @usableFromInline var droppingUntilReport = false
+    @usableFromInline var awaitingResync = false
     /// Nil when `Options.stuckTouches` is off: the decoder's path is then the same as without the rules.
     var stuckWatch: StuckTouchWatch?
     /// Whether there is a `stuckWatch`, as a flag: testing the optional went through its value witness every frame.
@@ -68,6 +70,28 @@ public struct TouchDecoder {
 
     /// Whether a drop ended and the decoder waits for `resync(to:at:into:)`.
     public var needsResync: Bool { awaitingResync }
+
+    /// Takes the usual input event, an absolute axis of a protocol B frame in progress, as `process(_:into:)`
+    /// would: into its slot (or, for `ABS_MT_SLOT`, choosing the slot), with nothing to output until the frame's
+    /// end. False, having changed nothing, for any other event (a tracking id, a slot out of range, a time gone
+    /// back, another protocol), which `process(_:into:)` takes. Inlinable, to be inlined into the caller's loop:
+    /// for such an event a call and its frame cost as much as the store.
+    @inlinable
+    public mutating func takeAxis(_ event: InputEvent) -> Bool {
+        guard event.type == EventType.abs, touchProtocol == .slotted, event.code != AbsCode.mtTrackingID,
+            !awaitingResync, !droppingUntilReport
+        else { return false }
+        if let latest = latestTimeSeen, event.time < latest { return false }
+        if event.code == AbsCode.mtSlot {
+            guard slots.slots.indices.contains(Int(event.value)) else { return false }
+            slots.currentSlot = Int(event.value)
+        } else if SlotDecoder.isAxis(event.code) {
+            slots.setAxis(event.code, event.value)
+        }
+        // Any other axis (ABS_X, ABS_Y: the single-touch emulation of an MT device) only advances the time.
+        latestTimeSeen = event.time
+        return true
+    }
 
     /// Feeds one event. Finger changes are appended to `output` when a `SYN_REPORT` closes a frame.
     public mutating func process(_ event: InputEvent, into output: inout some DecoderOutputSink) {
@@ -149,11 +173,11 @@ public struct TouchDecoder {
     /// `time`, or the latest time seen when `time` is earlier. Only the stream's own times count as a quirk:
     /// a caller's resync or cancel time that lags an event's (the kernel stamped it first) is not the stream's.
     mutating func advanceTime(to time: EventTime, counting: Bool) -> EventTime {
-        if let latest = latestTime, time < latest {
+        if let latest = latestTimeSeen, time < latest {
             if counting { diagnostics.backwardTimes += 1 }
             return latest
         }
-        latestTime = time
+        latestTimeSeen = time
         return time
     }
 
@@ -201,7 +225,7 @@ public struct TouchDecoder {
             switch event.code {
             case AbsCode.mtSlot: slots.selectSlot(event.value, diagnostics: &diagnostics)
             case AbsCode.mtTrackingID: slots.setTrackingID(event.value, diagnostics: &diagnostics)
-            case AbsCode.mtPositionX...AbsCode.mtDistance, AbsCode.mtTouchMajor...AbsCode.mtOrientation:
+            case _ where SlotDecoder.isAxis(event.code):
                 slots.setAxis(event.code, event.value)
             default: break  // ABS_X/ABS_Y and friends: the single-touch emulation of an MT device.
             }

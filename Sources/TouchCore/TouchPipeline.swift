@@ -22,7 +22,10 @@ public enum PipelineOutput: Equatable, Sendable {
 /// `contact` keeps the kernel's values, `raw_x`/`raw_y`), drops moves it kept still, and a frame left with no
 /// finger event has no `frameEnd` either, as the decoder does for a frame with no change.
 public struct TouchPipeline {
-    public private(set) var decoder: TouchDecoder
+    /// The decoder, to read: the pipeline's own calls change it.
+    public var decoder: TouchDecoder { _read { yield decoderState } }
+    /// Internal, usable from inlined code: `takeAxis`, the usual input event's path, is inlined into the caller's loop.
+    @usableFromInline var decoderState: TouchDecoder
     /// The filter and mapping, which take each decoder output as the decoder finds it: a stored property apart from
     /// the decoder, so the decoder can write into it while both are mutated (no array of decoder outputs between
     /// them).
@@ -44,56 +47,63 @@ public struct TouchPipeline {
         }
     }
 
-    public var liveFingerCount: Int { decoder.liveFingerCount }
+    public var liveFingerCount: Int { decoderState.liveFingerCount }
 
     /// `liveFingerCount`, for a caller that keeps the pipeline in a class: a mutating call reaches the pipeline in
     /// place, where reading the property through the class copied the whole decoder first (its arrays retained and
     /// released), once a frame.
-    public mutating func countLiveFingers() -> Int { decoder.liveFingerCount }
+    public mutating func countLiveFingers() -> Int { decoderState.liveFingerCount }
 
     /// The decoder's counts, with the moves the filter suppressed.
     public var diagnostics: DecoderDiagnostics {
-        var diagnostics = decoder.diagnostics
+        var diagnostics = decoderState.diagnostics
         diagnostics.movesSuppressedByFilter = stage.movesSuppressed
         return diagnostics
     }
 
     public init(decoder: TouchDecoder, mapping: CoordinateMapping, filter: JitterFilter = .off) {
-        self.decoder = decoder
+        self.decoderState = decoder
         stage = FilterStage(mapping: mapping, filter: FingerPositionFilter(filter: filter, device: decoder.description))
     }
 
     public mutating func process(_ event: InputEvent, into output: inout [PipelineOutput]) {
-        Self.run(&decoder, through: &stage, into: &output) { $0.process(event, into: &$1) }
+        Self.run(&decoderState, through: &stage, into: &output) { $0.process(event, into: &$1) }
     }
 
     public mutating func resync(
         to snapshot: DeviceSnapshot, at time: EventTime, into output: inout [PipelineOutput]
     ) {
-        Self.run(&decoder, through: &stage, into: &output) { $0.resync(to: snapshot, at: time, into: &$1) }
+        Self.run(&decoderState, through: &stage, into: &output) { $0.resync(to: snapshot, at: time, into: &$1) }
     }
 
     public mutating func cancelAll(at time: EventTime, into output: inout [PipelineOutput]) {
-        Self.run(&decoder, through: &stage, into: &output) { $0.cancelAll(at: time, into: &$1) }
+        Self.run(&decoderState, through: &stage, into: &output) { $0.cancelAll(at: time, into: &$1) }
     }
 
     /// The earliest time a live touch passes a stuck-touch limit (`TouchDecoder.stuckDeadline()`).
-    public mutating func stuckDeadline() -> EventTime? { decoder.stuckDeadline() }
+    public mutating func stuckDeadline() -> EventTime? { decoderState.stuckDeadline() }
 
     /// Cancels the touches past a stuck-touch limit at `time` (`TouchDecoder.cancelStuckTouches`).
     public mutating func cancelStuckTouches(
         at time: EventTime, into output: inout [PipelineOutput]
     ) -> [StuckTouchCancel] {
         var cancelled: [StuckTouchCancel] = []
-        Self.run(&decoder, through: &stage, into: &output) { cancelled = $0.cancelStuckTouches(at: time, into: &$1) }
+        Self.run(&decoderState, through: &stage, into: &output) {
+            cancelled = $0.cancelStuckTouches(at: time, into: &$1)
+        }
         return cancelled
     }
+
+    /// Takes an axis of a frame in progress into its slot, as `process` would (`TouchDecoder.takeAxis`): false for
+    /// any other event, which `process` takes.
+    @inlinable
+    public mutating func takeAxis(_ event: InputEvent) -> Bool { decoderState.takeAxis(event) }
 
     /// Runs `event` through the pipeline into `sink`, each output as it is found, in the order `process(_:into:)`
     /// would append them. (The array's own overloads are specialized here; a sink from another module runs the
     /// generic code.)
     public mutating func process(_ event: InputEvent, handingTo sink: inout some PipelineOutputSink) {
-        Self.run(&decoder, through: &stage, into: &sink) { $0.process(event, into: &$1) }
+        Self.run(&decoderState, through: &stage, into: &sink) { $0.process(event, into: &$1) }
     }
 
     /// Runs `body` on the decoder with the filter stage as its sink, the stage writing into `output`.

@@ -216,7 +216,7 @@ extension Engine {
             if sink.watcher.dispatches, let deadline = dispatcher.nextDeadline, deadline <= event.time {
                 dispatcher.advance(to: event.time, into: &sink.events)
             }
-            device.pipeline.process(event, handingTo: &sink)
+            if !device.pipeline.takeAxis(event) { device.pipeline.process(event, handingTo: &sink) }
             sink.watcher.endStep(of: device, in: self)
             // Only a frame's end changes what the rules watch (a cancel of them all aside, which leaves nothing due).
             if device.watchesStuck && event.type == EventType.syn { stuckDue = device.pipeline.stuckDeadline() }
