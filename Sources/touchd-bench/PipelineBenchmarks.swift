@@ -49,7 +49,11 @@ enum PipelineBenchmarks {
         var effects: [EngineEffect] = []
         Self.drain(engine, at: .zero, effects: &effects, into: &output)
         let hello = output
-        let run = runInputEvents(recording.events, through: engine, from: device, effects: &effects, into: &output)
+        // A frame a read, as the device's reads come: where each ends is found here, outside the count, since the
+        // daemon is handed each read's events whole and never looks for the frames' ends.
+        let frameEnds = recording.events.indices.filter { recording.events[$0].isSynReport }
+        let run = runInputEvents(
+            recording.events, endingAt: frameEnds, through: engine, from: device, effects: &effects, into: &output)
         let seconds = Double(Measure.nanoseconds() - start) / 1e9
         return (
             recording.events.count, seconds, output.bytes - hello.bytes, output.writes - hello.writes, run.frames,
@@ -60,28 +64,27 @@ enum PipelineBenchmarks {
     /// The engine's work on input events as the daemon sees them, from events read to bytes written: a frame at a
     /// time, each followed by the flush of what it queued, then the end of the stream. Never inlined, so that
     /// callgrind can count it alone (`--toggle-collect='*runInputEvents*'`, scripts/bench.sh row 5): the
-    /// benchmark's parsing of the file and the engine's start-up are outside it.
+    /// benchmark's parsing of the file, its split into frames (`frameEnds`) and the engine's start-up are outside
+    /// it.
     @inline(never)
     static func runInputEvents(
-        _ events: [InputEvent], through engine: Engine, from device: DeviceHandle, effects: inout [EngineEffect],
-        into output: inout Written
+        _ events: [InputEvent], endingAt frameEnds: [Int], through engine: Engine, from device: DeviceHandle,
+        effects: inout [EngineEffect], into output: inout Written
     ) -> (frames: Int, allocations: UInt64) {
         var frameStart = events.startIndex
-        var frames = 0
         let warm = events.count / 10
         var allocationsAtWarm: UInt64?
-        for index in events.indices where events[index].isSynReport {
-            if allocationsAtWarm == nil && index >= warm { allocationsAtWarm = Measure.allocations() }
-            engine.process(events[frameStart...index], from: device)
-            drain(engine, at: events[index].time, effects: &effects, into: &output)
-            frameStart = index + 1
-            frames += 1
+        for end in frameEnds {
+            if allocationsAtWarm == nil && end >= warm { allocationsAtWarm = Measure.allocations() }
+            engine.process(events[frameStart...end], from: device)
+            drain(engine, at: events[end].time, effects: &effects, into: &output)
+            frameStart = end + 1
         }
         let allocations = Measure.allocations() - (allocationsAtWarm ?? Measure.allocations())
         engine.endOfStream(device, at: events.last?.time ?? .zero)
         engine.advance(to: .max)
         drain(engine, at: .max, effects: &effects, into: &output)
-        return (frames, allocations)
+        return (frameEnds.count, allocations)
     }
 
     /// What the daemon's loop would have written.
