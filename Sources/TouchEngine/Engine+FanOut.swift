@@ -11,7 +11,26 @@ extension Engine {
         let start = dispatchedBefore
         guard dispatchBuffer.count > start else { return }
         output?.dispatched(dispatchBuffer, from: start)
-        broadcast(dispatchBuffer, from: start)
+        if !subscribers.isEmpty {
+            // Both arrays lent to the fan-out (moved out and back, an empty array in their place meanwhile): passed
+            // as they are, each was retained and released for the call, as the engine's methods that the fan-out
+            // calls might replace them. Nothing in the fan-out dispatches, and a disconnect on the way (overflow)
+            // leaves the lent subscribers to the fan-out (`isFanningOut`), which removes it when done.
+            var events: [DispatchEvent] = []
+            var takers: [ClientState] = []
+            swap(&events, &dispatchBuffer)
+            swap(&takers, &subscribers)
+            isFanningOut = true
+            broadcast(events, from: start, to: takers)
+            isFanningOut = false
+            assert(dispatchBuffer.isEmpty && subscribers.isEmpty, "the fan-out dispatched or subscribed")
+            swap(&events, &dispatchBuffer)
+            swap(&takers, &subscribers)
+            if subscribersClosedInFanOut {
+                subscribersClosedInFanOut = false
+                subscribers.removeAll { $0.isClosed }
+            }
+        }
         if dispatchBuffer.count >= 256 {
             dispatchBuffer.removeAll(keepingCapacity: true)
             dispatchedBefore = 0
@@ -23,14 +42,9 @@ extension Engine {
     /// Queues each event for its takers: the subscribers whose subscription admits its route, grouped by the keys
     /// they select (`fields`). Each selection is encoded once, into the queue of its first taker, and its bytes are
     /// copied from there into the queues of the takers after it that select alike. An event no one takes is not
-    /// encoded at all.
-    func broadcast(_ events: [DispatchEvent], from start: Int) {
-        // Nothing to encode when nobody listens (clients that only made requests get no events).
-        guard start < events.count, !subscribers.isEmpty else { return }
-        // The subscribers as they are now: reading a client from this local array retains nothing, where reading
-        // `subscribers` retained each for every event. The array keeps them alive; one disconnected on the way
-        // (overflow) is marked closed and skipped, as its removal from `subscribers` skipped it.
-        let takers = subscribers
+    /// encoded at all. `takers` holds each client strongly for the whole call: one disconnected on the way
+    /// (overflow) stays in it, marked closed, and is skipped.
+    private func broadcast(_ events: [DispatchEvent], from start: Int, to takers: [ClientState]) {
         // The selections encoded for the event at hand, on the stack: with the taker whose queue holds each line,
         // and how the line may be coalesced.
         withUnsafeTemporaryAllocation(of: EncodedSelection.self, capacity: takers.count) { encoded in
@@ -48,8 +62,8 @@ extension Engine {
                 }
                 var encodedCount = 0
                 for index in takers.indices {
-                    // Unretained: `takers` holds each client strongly until past the loop, and nothing here changes
-                    // it; a strong reference retained and released the client for every event.
+                    // Unretained: `takers` holds each client strongly for the whole call, and nothing changes it; a
+                    // strong reference retained and released the client for every event.
                     Unmanaged.passUnretained(takers[index])._withUnsafeGuaranteedRef { taker in
                         guard !taker.isClosed else { return }
                         let fields: FieldSelection
@@ -87,8 +101,6 @@ extension Engine {
                 }
             }
         }
-        // The clients were reached unretained: `takers` owns them until here, past its last read.
-        withExtendedLifetime(takers) {}
     }
 
     /// Sends a notice (device, scene) to subscribers of that kind; a device notice only to those whose device

@@ -45,10 +45,18 @@ public final class Engine {
     private var lastProcessed: Unmanaged<DeviceState>?
     var deviceIndices = DeviceIndices()
     var clients: [ClientID: ClientState] = [:]
-    /// The client `connectedClient(_:)` last found (`Engine+Clients.swift`).
-    var lastFoundClient: ClientState?
+    /// The client `connectedClient(_:)` last found (`Engine+Clients.swift`). Unretained: `clients` holds it, and
+    /// `disconnect` and `shutdown` forget it as they remove it from there.
+    var lastFoundClient: Unmanaged<ClientState>?
+    /// Clients disconnected since the last `takeEffects()`, held until then, so that an input that reached a client
+    /// unretained (`flush`) may go on reading it after a disconnect on the way.
+    var retiredClients: [ClientState] = []
     /// Subscribed clients in order of connection: the fan-out's list, kept so no event filters the dictionary.
     var subscribers: [ClientState] = []
+    /// The fan-out has `subscribers` lent (`broadcastDispatched`): a disconnect then leaves the array alone and sets
+    /// `subscribersClosedInFanOut`, and the fan-out removes the closed clients when it is done.
+    var isFanningOut = false
+    var subscribersClosedInFanOut = false
     var nextClientID = 1
     var effects: [EngineEffect] = []
     /// Refusals are logged at most once a second (a peer can cause them at will).
@@ -120,6 +128,7 @@ public final class Engine {
     /// own array and emptying it with its capacity kept made a new array for every input).
     public func takeEffects(into taken: inout [EngineEffect]) {
         if !closedTransientRegions.isEmpty { removeClosedTransientRegions() }
+        if !retiredClients.isEmpty { retiredClients.removeAll() }
         taken.removeAllKeepingStorage()
         swap(&taken, &effects)
     }
