@@ -57,6 +57,8 @@ public final class Engine {
     /// `subscribersClosedInFanOut`, and the fan-out removes the closed clients when it is done.
     var isFanningOut = false
     var subscribersClosedInFanOut = false
+    /// The fan-out's room for the selections encoded for an event (`Engine+FanOut.swift`).
+    var encodedSelections = EncodedSelections()
     var nextClientID = 1
     var effects: [EngineEffect] = []
     /// Refusals are logged at most once a second (a peer can cause them at will).
@@ -102,6 +104,8 @@ public final class Engine {
         stepBuffer.reserveCapacity(64)
         dispatchBuffer.reserveCapacity(64)
     }
+
+    deinit { encodedSelections.deallocate() }
 
     /// The device at `index`, for the per-event path: unretained, `devices` holds it for the whole of an input.
     func device(at index: UInt16) -> Unmanaged<DeviceState>? {
