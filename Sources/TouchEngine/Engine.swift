@@ -108,6 +108,8 @@ public final class Engine {
     deinit { encodedSelections.deallocate() }
 
     /// The device at `index`, for the per-event path: unretained, `devices` holds it for the whole of an input.
+    /// Inlined: the kept device's test is shorter than the call.
+    @inline(__always)
     func device(at index: UInt16) -> Unmanaged<DeviceState>? {
         if let last = lastProcessed, last._withUnsafeGuaranteedRef({ $0.tag.index == index }) { return last }
         lastProcessed = devices[index].map { Unmanaged.passUnretained($0) }
