@@ -8,29 +8,43 @@ extension Engine {
     /// buffer is emptied only once it holds a few turns' worth: a turn's few events removed one by one cost a
     /// uniqueness test each.
     func broadcastDispatched() {
+        guard dispatchBuffer.count > dispatchedBefore else { return }
+        // Lent (moved out and back, an empty array in its place meanwhile): passed as it is, it was retained and
+        // released for the call, as the engine's methods that the fan-out calls might replace it. Nothing in the
+        // fan-out dispatches.
+        var events: [DispatchEvent] = []
+        swap(&events, &dispatchBuffer)
+        showAndQueue(events)
+        assert(dispatchBuffer.isEmpty, "the fan-out dispatched")
+        swap(&events, &dispatchBuffer)
+        noteDispatchedShown()
+    }
+
+    /// `broadcastDispatched`'s work on the dispatched events where they are (`dispatchBuffer`'s, lent: `process`
+    /// has them in its sink still). Inlined: a call a frame.
+    @inline(__always)
+    func showAndQueue(_ events: [DispatchEvent]) {
         let start = dispatchedBefore
-        guard dispatchBuffer.count > start else { return }
-        output?.dispatched(dispatchBuffer, from: start)
-        if !subscribers.isEmpty {
-            // Both arrays lent to the fan-out (moved out and back, an empty array in their place meanwhile): passed
-            // as they are, each was retained and released for the call, as the engine's methods that the fan-out
-            // calls might replace them. Nothing in the fan-out dispatches, and a disconnect on the way (overflow)
-            // leaves the lent subscribers to the fan-out (`isFanningOut`), which removes it when done.
-            var events: [DispatchEvent] = []
-            var takers: [ClientState] = []
-            swap(&events, &dispatchBuffer)
-            swap(&takers, &subscribers)
-            isFanningOut = true
-            broadcast(events, from: start, to: takers)
-            isFanningOut = false
-            assert(dispatchBuffer.isEmpty && subscribers.isEmpty, "the fan-out dispatched or subscribed")
-            swap(&events, &dispatchBuffer)
-            swap(&takers, &subscribers)
-            if subscribersClosedInFanOut {
-                subscribersClosedInFanOut = false
-                subscribers.removeAll { $0.isClosed }
-            }
+        guard events.count > start else { return }
+        output?.dispatched(events, from: start)
+        guard !subscribers.isEmpty else { return }
+        // Lent like the events; a disconnect on the way (overflow) leaves the lent subscribers alone
+        // (`isFanningOut`): the clients it closed are removed here, when the fan-out is done.
+        var takers: [ClientState] = []
+        swap(&takers, &subscribers)
+        isFanningOut = true
+        broadcast(events, from: start, to: takers)
+        isFanningOut = false
+        assert(subscribers.isEmpty, "the fan-out subscribed")
+        swap(&takers, &subscribers)
+        if subscribersClosedInFanOut {
+            subscribersClosedInFanOut = false
+            subscribers.removeAll { $0.isClosed }
         }
+    }
+
+    /// The dispatched events are shown and queued: the next turn starts after them.
+    func noteDispatchedShown() {
         if dispatchBuffer.count >= 256 {
             dispatchBuffer.removeAll(keepingCapacity: true)
             dispatchedBefore = 0
