@@ -79,7 +79,14 @@ extension Engine {
     /// changes the scene queues lines for every client, and must not start the next request of the same client
     /// inside its own handling (replies out of order, unbounded recursion).
     public func flush(_ id: ClientID, at time: EventTime, write: (UnsafeRawBufferPointer) -> WriteResult) {
-        guard let client = connectedClient(id) else { return }
+        // Unretained (a strong reference cost a retain and a release a flush): `clients` holds the client, and a
+        // disconnect on the way hands it to `retiredClients`, which holds it until the next `takeEffects()`.
+        guard let found = unretainedConnectedClient(id) else { return }
+        found._withUnsafeGuaranteedRef { flushQueue(of: $0, at: time, write: write) }
+    }
+
+    private func flushQueue(of client: ClientState, at time: EventTime, write: (UnsafeRawBufferPointer) -> WriteResult)
+    {
         now = max(now, time)
         client.flushRequested = false
         requestBudget.refill(at: now, anyDeferred: hasDeferredRequests)
@@ -117,7 +124,7 @@ extension Engine {
         let interest = client.wantedInterest
         if interest != client.interest {
             client.interest = interest
-            effects.append(.watch(id, interest))
+            effects.append(.watch(client.id, interest))
         }
     }
 
@@ -126,8 +133,14 @@ extension Engine {
     /// a flush. A client leaves `clients` only in `disconnect` and `shutdown`, which both mark it closed, so a kept
     /// client that is not closed is still the one `clients` holds for its id.
     func connectedClient(_ id: ClientID) -> ClientState? {
-        if let last = lastFoundClient, last.id == id, !last.isClosed { return last }
-        lastFoundClient = clients[id]
+        unretainedConnectedClient(id)?.takeUnretainedValue()
+    }
+
+    /// `connectedClient(_:)` for a caller that holds the client no longer than `clients` or `retiredClients` does:
+    /// for the rest of the current input.
+    func unretainedConnectedClient(_ id: ClientID) -> Unmanaged<ClientState>? {
+        if let last = lastFoundClient, last._withUnsafeGuaranteedRef({ $0.id == id && !$0.isClosed }) { return last }
+        lastFoundClient = clients[id].map { Unmanaged.passUnretained($0) }
         return lastFoundClient
     }
 
@@ -192,13 +205,20 @@ extension Engine {
     }
 
     func disconnect(_ client: ClientState, reason: String, finalBytes: [UInt8] = []) {
-        guard clients.removeValue(forKey: client.id) != nil else { return }
+        guard let removed = clients.removeValue(forKey: client.id) else { return }
+        retiredClients.append(removed)
         client.isClosed = true
         if client.requestsDeferred { deferredClients -= 1 }
         client.requestsDeferred = false
-        // Its queue is not held on to until the next lookup.
-        if lastFoundClient === client { lastFoundClient = nil }
-        if client.subscription != nil { subscribers.removeAll { $0 === client } }
+        // Kept unretained: `clients` no longer holds it.
+        if lastFoundClient?.toOpaque() == Unmanaged.passUnretained(client).toOpaque() { lastFoundClient = nil }
+        if client.subscription != nil {
+            if isFanningOut {
+                subscribersClosedInFanOut = true
+            } else {
+                subscribers.removeAll { $0 === client }
+            }
+        }
         if !client.transientRegions.isEmpty { closedTransientRegions.append((client.id, client.transientRegions)) }
         effects.append(.close(client.id, finalBytes: finalBytes))
         reportStatus()

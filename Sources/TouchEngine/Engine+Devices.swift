@@ -132,11 +132,18 @@ extension Engine {
     /// depends on the events' times alone, never on when the batch arrived.
     public func process<Events: BidirectionalCollection<InputEvent>>(_ events: Events, from id: DeviceHandle) {
         guard let device = device(at: id.index) else { return }
-        device._withUnsafeGuaranteedRef { run(events, on: $0) }
-        if let last = events.last { now = max(now, last.time) }
-        // A taking gesture on a device that forwards nothing still empties the dispatcher's list.
-        takeBackFingers(at: now)
-        broadcastDispatched()
+        let end = events.last?.time
+        // The dispatched events are shown and queued while the sink still has them: put back first, they had to be
+        // lent again.
+        device._withUnsafeGuaranteedRef {
+            run(events, on: $0) { dispatched in
+                if let end { now = max(now, end) }
+                // A taking gesture on a device that forwards nothing still empties the dispatcher's list.
+                takeBackFingers(at: now)
+                showAndQueue(dispatched)
+            }
+        }
+        noteDispatchedShown()
     }
 
     /// The kernel dropped events (SYN_DROPPED): the device's state as read afterwards replaces what was lost.
@@ -178,9 +185,12 @@ extension Engine {
     /// shows it to what watches the steps and hands it to the dispatcher; what the dispatcher dispatches waits in
     /// `dispatchBuffer` for `broadcastDispatched`. The watcher is the only choice, made once a call: the daemon's
     /// usual device has none (`Unwatched`).
+    /// `dispatched` sees the events in `dispatchBuffer` (those dispatched now after those of earlier turns) before
+    /// the sink puts them back there.
     @inline(__always)
     func run<Events: Collection<InputEvent>>(
-        _ events: Events, then end: StreamStep = .none, on device: DeviceState
+        _ events: Events, then end: StreamStep = .none, on device: DeviceState,
+        dispatched: ([DispatchEvent]) -> Void = { _ in }
     ) {
         if device.forwards || !settings.dispatches || output?.takesDecoded == true {
             var sink = DeviceSink(
@@ -188,23 +198,24 @@ extension Engine {
                 watcher: Watching(output: output, dispatches: settings.dispatches, forwards: device.forwards))
             swap(&sink.watcher.step, &stepBuffer)
             swap(&sink.watcher.counts, &decodedCounts)
-            run(events, then: end, on: device, into: &sink)
+            run(events, then: end, on: device, into: &sink, dispatched: dispatched)
             swap(&sink.watcher.step, &stepBuffer)
             swap(&sink.watcher.counts, &decodedCounts)
         } else if output != nil {
             var sink = DeviceSink(dispatcher: dispatcher, device: device, watcher: Counting(counts: decodedCounts))
-            run(events, then: end, on: device, into: &sink)
+            run(events, then: end, on: device, into: &sink, dispatched: dispatched)
             decodedCounts = sink.watcher.counts
         } else {
             var sink = DeviceSink(dispatcher: dispatcher, device: device, watcher: Unwatched())
-            run(events, then: end, on: device, into: &sink)
+            run(events, then: end, on: device, into: &sink, dispatched: dispatched)
         }
     }
 
     /// The events one at a time, each a step (a gesture timer due by its time fires first), then `end` as one more.
     @inline(__always)
     private func run<Events: Collection<InputEvent>, Watcher: StepWatcher>(
-        _ events: Events, then end: StreamStep, on device: DeviceState, into sink: inout DeviceSink<Watcher>
+        _ events: Events, then end: StreamStep, on device: DeviceState, into sink: inout DeviceSink<Watcher>,
+        dispatched: ([DispatchEvent]) -> Void
     ) {
         swap(&sink.events, &dispatchBuffer)
         var stuckDue = device.watchesStuck ? device.pipeline.stuckDeadline() : nil
@@ -234,6 +245,7 @@ extension Engine {
             sink.hand(&pipelineBuffer)
             sink.watcher.endStep(of: device, in: self)
         }
+        dispatched(sink.events)
         swap(&sink.events, &dispatchBuffer)
     }
 

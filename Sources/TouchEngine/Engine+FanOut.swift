@@ -8,10 +8,43 @@ extension Engine {
     /// buffer is emptied only once it holds a few turns' worth: a turn's few events removed one by one cost a
     /// uniqueness test each.
     func broadcastDispatched() {
+        guard dispatchBuffer.count > dispatchedBefore else { return }
+        // Lent (moved out and back, an empty array in its place meanwhile): passed as it is, it was retained and
+        // released for the call, as the engine's methods that the fan-out calls might replace it. Nothing in the
+        // fan-out dispatches.
+        var events: [DispatchEvent] = []
+        swap(&events, &dispatchBuffer)
+        showAndQueue(events)
+        assert(dispatchBuffer.isEmpty, "the fan-out dispatched")
+        swap(&events, &dispatchBuffer)
+        noteDispatchedShown()
+    }
+
+    /// `broadcastDispatched`'s work on the dispatched events where they are (`dispatchBuffer`'s, lent: `process`
+    /// has them in its sink still). Inlined: a call a frame.
+    @inline(__always)
+    func showAndQueue(_ events: [DispatchEvent]) {
         let start = dispatchedBefore
-        guard dispatchBuffer.count > start else { return }
-        output?.dispatched(dispatchBuffer, from: start)
-        broadcast(dispatchBuffer, from: start)
+        guard events.count > start else { return }
+        output?.dispatched(events, from: start)
+        guard !subscribers.isEmpty else { return }
+        // Lent like the events; a disconnect on the way (overflow) leaves the lent subscribers alone
+        // (`isFanningOut`): the clients it closed are removed here, when the fan-out is done.
+        var takers: [ClientState] = []
+        swap(&takers, &subscribers)
+        isFanningOut = true
+        broadcast(events, from: start, to: takers)
+        isFanningOut = false
+        assert(subscribers.isEmpty, "the fan-out subscribed")
+        swap(&takers, &subscribers)
+        if subscribersClosedInFanOut {
+            subscribersClosedInFanOut = false
+            subscribers.removeAll { $0.isClosed }
+        }
+    }
+
+    /// The dispatched events are shown and queued: the next turn starts after them.
+    func noteDispatchedShown() {
         if dispatchBuffer.count >= 256 {
             dispatchBuffer.removeAll(keepingCapacity: true)
             dispatchedBefore = 0
@@ -23,72 +56,67 @@ extension Engine {
     /// Queues each event for its takers: the subscribers whose subscription admits its route, grouped by the keys
     /// they select (`fields`). Each selection is encoded once, into the queue of its first taker, and its bytes are
     /// copied from there into the queues of the takers after it that select alike. An event no one takes is not
-    /// encoded at all.
-    func broadcast(_ events: [DispatchEvent], from start: Int) {
-        // Nothing to encode when nobody listens (clients that only made requests get no events).
-        guard start < events.count, !subscribers.isEmpty else { return }
-        // The subscribers as they are now: reading a client from this local array retains nothing, where reading
-        // `subscribers` retained each for every event. The array keeps them alive; one disconnected on the way
-        // (overflow) is marked closed and skipped, as its removal from `subscribers` skipped it.
-        let takers = subscribers
-        // The selections encoded for the event at hand, on the stack: with the taker whose queue holds each line,
-        // and how the line may be coalesced.
-        withUnsafeTemporaryAllocation(of: EncodedSelection.self, capacity: takers.count) { encoded in
-            // By position, not `for event in events`, which copied each event (197 bytes).
-            for position in start..<events.count {
-                // The kind alone decides for a subscriber that filters; the whole route (region, device) is looked
-                // at only for one that filters by them. Found once a taker needs it: one that takes every event
-                // does not.
-                var knownKind: EventKind?
-                func kind() -> EventKind {
-                    if let knownKind { return knownKind }
-                    let found = EventRoute.kind(of: events, at: position)
-                    knownKind = found
-                    return found
-                }
-                var encodedCount = 0
-                for index in takers.indices {
-                    // Unretained: `takers` holds each client strongly until past the loop, and nothing here changes
-                    // it; a strong reference retained and released the client for every event.
-                    Unmanaged.passUnretained(takers[index])._withUnsafeGuaranteedRef { taker in
-                        guard !taker.isClosed else { return }
-                        let fields: FieldSelection
-                        if taker.admitsEverything {
-                            // Its whole selection: the encoder reads the keys of the line's kind from it.
-                            fields = taker.fields
-                        } else {
-                            guard taker.admits(kind(), events, at: position) else { return }
-                            fields = taker.fields(for: kind())
+    /// encoded at all. `takers` holds each client strongly for the whole call: one disconnected on the way
+    /// (overflow) stays in it, marked closed, and is skipped.
+    private func broadcast(_ events: [DispatchEvent], from start: Int, to takers: [ClientState]) {
+        // The selections encoded for the event at hand: with the taker whose queue holds each line, and how the line
+        // may be coalesced.
+        encodedSelections.reserve(takers.count)
+        let encoded = encodedSelections.base
+        // By position, not `for event in events`, which copied each event.
+        for position in start..<events.count {
+            // The kind alone decides for a subscriber that filters; the whole route (region, device) is looked at
+            // only for one that filters by them. Found once a taker needs it: one that takes every event does not.
+            var knownKind: EventKind?
+            func kind() -> EventKind {
+                if let knownKind { return knownKind }
+                let found = EventRoute.kind(of: events, at: position)
+                knownKind = found
+                return found
+            }
+            var encodedCount = 0
+            for index in takers.indices {
+                // Unretained: `takers` holds each client strongly for the whole call, and nothing changes it; a
+                // strong reference retained and released the client for every event.
+                Unmanaged.passUnretained(takers[index])._withUnsafeGuaranteedRef { taker in
+                    guard !taker.isClosed else { return }
+                    let fields: FieldSelection
+                    if taker.admitsEverything {
+                        // Its whole selection: the encoder reads the keys of the line's kind from it.
+                        fields = taker.fields
+                    } else {
+                        guard taker.admits(kind(), events, at: position) else { return }
+                        fields = taker.fields(for: kind())
+                    }
+                    var found: EncodedSelection?
+                    for done in UnsafeBufferPointer(start: encoded, count: encodedCount) where done.fields == fields {
+                        found = done
+                    }
+                    let outcome: OutboundQueue.Outcome
+                    if let found {
+                        // A taker closed on the way (overflow) keeps its queue's bytes: the others of its selection
+                        // still copy the line from it.
+                        outcome = found.queueHolder._withUnsafeGuaranteedRef { holder in
+                            holder.queue.withLastLine { taker.enqueue($0, kind: found.coalescing, at: now) }
                         }
-                        var found: EncodedSelection?
-                        for done in encoded[..<encodedCount] where done.fields == fields { found = done }
-                        let outcome: OutboundQueue.Outcome
-                        if let found {
-                            // A taker closed on the way (overflow) keeps its queue's bytes: the others of its
-                            // selection still copy the line from it.
-                            outcome = found.queueHolder._withUnsafeGuaranteedRef { holder in
-                                holder.queue.withLastLine { taker.enqueue($0, kind: found.coalescing, at: now) }
-                            }
-                        } else {
-                            let lineStart = taker.queue.end
-                            let coalescing = DispatchEventEncoder.encode(
-                                events, at: position, selecting: fields, into: &taker.queue.tail)
-                            outcome = taker.queueWritten(from: lineStart, kind: coalescing, at: now)
-                            // Noted for the takers after this one: the last has none.
-                            guard index + 1 < takers.count else { return settle(outcome, for: taker) }
-                            (encoded.baseAddress! + encodedCount).initialize(
+                    } else {
+                        let lineStart = taker.queue.end
+                        let coalescing = DispatchEventEncoder.encode(
+                            events, at: position, selecting: fields, into: &taker.queue.tail)
+                        outcome = taker.queueWritten(from: lineStart, kind: coalescing, at: now)
+                        // Noted for the takers after this one: the last has none.
+                        if index + 1 < takers.count {
+                            (encoded + encodedCount).initialize(
                                 to: EncodedSelection(
-                                    fields: fields, queueHolder: Unmanaged.passUnretained(taker), coalescing: coalescing
-                                ))
+                                    fields: fields, queueHolder: Unmanaged.passUnretained(taker),
+                                    coalescing: coalescing))
                             encodedCount += 1
                         }
-                        settle(outcome, for: taker)
                     }
+                    settle(outcome, for: taker)
                 }
             }
         }
-        // The clients were reached unretained: `takers` owns them until here, past its last read.
-        withExtendedLifetime(takers) {}
     }
 
     /// Sends a notice (device, scene) to subscribers of that kind; a device notice only to those whose device
@@ -118,9 +146,26 @@ extension Engine {
 }
 
 /// A field selection encoded for the event at hand: the taker whose queue holds its line, and how the line may be
-/// coalesced.
-private struct EncodedSelection {
+/// coalesced. Plain values (the taker unretained: the fan-out's `takers` holds it).
+struct EncodedSelection {
     var fields: FieldSelection
     var queueHolder: Unmanaged<ClientState>
     var coalescing: LineCoalescing
+}
+
+/// Room for the fan-out's `EncodedSelection`s, one a taker: the engine's, grown with the subscribers and freed with
+/// the engine (a temporary allocation on the stack, and the closure it takes, cost more each frame).
+struct EncodedSelections {
+    private(set) var base = UnsafeMutablePointer<EncodedSelection>.allocate(capacity: 4)
+    private var capacity = 4
+
+    /// Room for `count` selections; what was there is not kept (each event starts with none).
+    mutating func reserve(_ count: Int) {
+        guard count > capacity else { return }
+        base.deallocate()
+        capacity = max(count, capacity * 2)
+        base = .allocate(capacity: capacity)
+    }
+
+    func deallocate() { base.deallocate() }
 }

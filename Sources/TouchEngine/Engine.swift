@@ -45,10 +45,20 @@ public final class Engine {
     private var lastProcessed: Unmanaged<DeviceState>?
     var deviceIndices = DeviceIndices()
     var clients: [ClientID: ClientState] = [:]
-    /// The client `connectedClient(_:)` last found (`Engine+Clients.swift`).
-    var lastFoundClient: ClientState?
+    /// The client `connectedClient(_:)` last found (`Engine+Clients.swift`). Unretained: `clients` holds it, and
+    /// `disconnect` and `shutdown` forget it as they remove it from there.
+    var lastFoundClient: Unmanaged<ClientState>?
+    /// Clients disconnected since the last `takeEffects()`, held until then, so that an input that reached a client
+    /// unretained (`flush`) may go on reading it after a disconnect on the way.
+    var retiredClients: [ClientState] = []
     /// Subscribed clients in order of connection: the fan-out's list, kept so no event filters the dictionary.
     var subscribers: [ClientState] = []
+    /// The fan-out has `subscribers` lent (`broadcastDispatched`): a disconnect then leaves the array alone and sets
+    /// `subscribersClosedInFanOut`, and the fan-out removes the closed clients when it is done.
+    var isFanningOut = false
+    var subscribersClosedInFanOut = false
+    /// The fan-out's room for the selections encoded for an event (`Engine+FanOut.swift`).
+    var encodedSelections = EncodedSelections()
     var nextClientID = 1
     var effects: [EngineEffect] = []
     /// Refusals are logged at most once a second (a peer can cause them at will).
@@ -95,7 +105,11 @@ public final class Engine {
         dispatchBuffer.reserveCapacity(64)
     }
 
+    deinit { encodedSelections.deallocate() }
+
     /// The device at `index`, for the per-event path: unretained, `devices` holds it for the whole of an input.
+    /// Inlined: the kept device's test is shorter than the call.
+    @inline(__always)
     func device(at index: UInt16) -> Unmanaged<DeviceState>? {
         if let last = lastProcessed, last._withUnsafeGuaranteedRef({ $0.tag.index == index }) { return last }
         lastProcessed = devices[index].map { Unmanaged.passUnretained($0) }
@@ -120,6 +134,7 @@ public final class Engine {
     /// own array and emptying it with its capacity kept made a new array for every input).
     public func takeEffects(into taken: inout [EngineEffect]) {
         if !closedTransientRegions.isEmpty { removeClosedTransientRegions() }
+        if !retiredClients.isEmpty { retiredClients.removeAll() }
         taken.removeAllKeepingStorage()
         swap(&taken, &effects)
     }

@@ -12,7 +12,10 @@ import TouchWire
 /// limit: they answer the client's own requests, and the engine stops reading requests while the queue is over
 /// its high-water mark (`isOverHighWater`), so replies are bounded by backpressure instead. Other clients are never
 /// affected: nothing here blocks.
-public struct OutboundQueue {
+///
+/// Not copyable: one client owns it, and its line entries are in memory of its own, written in place (an array's
+/// entries were tested for uniqueness at every line).
+public struct OutboundQueue: ~Copyable {
     /// What a line is, for coalescing (`LineCoalescing`: the encoder tells it for each event line).
     public typealias Kind = LineCoalescing
     public typealias GestureChangeKey = LineCoalescing.GestureChangeKey
@@ -39,9 +42,10 @@ public struct OutboundQueue {
     private var buffer = JSONWriter(capacity: 0)
     /// The first byte not yet written.
     private var written = 0
-    /// The lines queued are `entries[..<entryCount]`; those past it are spent, kept so that emptying the queue
-    /// (every flush that writes all) is one store, where removing them cost a uniqueness test each.
-    private var entries: [Entry] = []
+    /// The lines queued are `entries[..<entryCount]`, in room for `entryCapacity`; emptying the queue (every flush
+    /// that writes all) is one store.
+    private var entries: UnsafeMutablePointer<Entry>
+    private var entryCapacity: Int
     private var entryCount = 0
     /// The first entry not wholly written.
     private var head = 0
@@ -51,7 +55,13 @@ public struct OutboundQueue {
     public private(set) var eventByteCount = 0
     public private(set) var droppedByCoalescing = 0
 
-    public init(limitBytes: Int) { self.limitBytes = limitBytes }
+    public init(limitBytes: Int) {
+        self.limitBytes = limitBytes
+        entryCapacity = 16
+        entries = .allocate(capacity: entryCapacity)
+    }
+
+    deinit { entries.deallocate() }
 
     public var isEmpty: Bool { written == buffer.count }
     public var byteCount: Int { buffer.count - written }
@@ -97,18 +107,23 @@ public struct OutboundQueue {
     /// Notes the bytes from `offset` to the end as one line, then holds the queue to its limit.
     private mutating func queued(kind: Kind, offset: Int) -> Outcome {
         let length = buffer.count - offset
-        let entry = Entry(kind: kind, offset: offset, length: length)
-        if entryCount < entries.count {
-            entries[entryCount] = entry
-        } else {
-            entries.append(entry)
-        }
+        if entryCount == entryCapacity { growEntries() }
+        (entries + entryCount).initialize(to: Entry(kind: kind, offset: offset, length: length))
         entryCount += 1
         if !kind.isReply { eventByteCount += length }
         guard eventByteCount > limitBytes else { return .queued }
         let dropped = coalesce()
         droppedByCoalescing += dropped
         return eventByteCount > limitBytes ? .overflow : .coalesced(dropped: dropped)
+    }
+
+    /// Twice the room for entries, the queued ones moved over (entries are plain values: nothing to release).
+    private mutating func growEntries() {
+        let larger = UnsafeMutablePointer<Entry>.allocate(capacity: entryCapacity * 2)
+        larger.moveInitialize(from: entries, count: entryCount)
+        entries.deallocate()
+        entries = larger
+        entryCapacity *= 2
     }
 
     /// Hands every unwritten byte to `write` at once; it returns how many it took.
@@ -154,7 +169,7 @@ public struct OutboundQueue {
     /// Moves the unwritten bytes to the front, so a client that is always a little behind does not grow the buffer.
     private mutating func compact() {
         buffer.removeFirst(written)
-        entries.removeSubrange(0..<head)
+        entries.moveInitialize(from: entries + head, count: entryCount - head)
         entryCount -= head
         for index in 0..<entryCount { entries[index].offset -= written }
         written = 0
@@ -195,7 +210,8 @@ public struct OutboundQueue {
             }
         }
         buffer = keptBytes
-        entries = kept
+        // Fewer than were queued: they fit the room.
+        for (index, entry) in kept.enumerated() { entries[index] = entry }
         entryCount = kept.count
         written = 0
         head = 0

@@ -30,7 +30,9 @@ struct OutboundQueueTests {
         #expect(
             written == Array(repeating: 0x61, count: 20) + Array(repeating: 0x62, count: 20)
                 + Array(repeating: 0x63, count: 30))
-        #expect(queue.isEmpty)
+        // A queue is not copyable: its properties are read into values for `#expect`, which copies what it checks.
+        let emptied = queue.isEmpty
+        #expect(emptied)
 
         var full = OutboundQueue(limitBytes: 50)
         _ = full.enqueue(Array(repeating: 0, count: 40), kind: .essential)
@@ -80,9 +82,11 @@ struct OutboundQueueTests {
     func repliesAndWaterMarks() {
         var queue = OutboundQueue(limitBytes: 100)
         #expect(queue.enqueue(Array(repeating: 0, count: 30), kind: .reply) == .queued)
-        #expect(!queue.isOverHighWater)
+        let overAt30 = queue.isOverHighWater
+        #expect(!overAt30)
         #expect(queue.enqueue(Array(repeating: 0, count: 30), kind: .reply) == .queued)
-        #expect(queue.isOverHighWater)  // 60 > 50
+        let overAt60 = queue.isOverHighWater
+        #expect(overAt60)  // 60 > 50
         // 260 bytes of replies, far past the limit: still queued, never an overflow.
         #expect(queue.enqueue(Array(repeating: 0, count: 200), kind: .reply) == .queued)
         #expect(queue.byteCount == 260 && queue.eventByteCount == 0)
