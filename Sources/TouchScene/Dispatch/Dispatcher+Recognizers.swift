@@ -9,17 +9,24 @@ extension Dispatcher {
         let sample = TouchSample(
             finger: key, phase: mapped.event.phase, location: mapped.position, time: mapped.event.time)
         withArena { $0.feed(sample, to: members, into: &reports) }
-        // A finished recognizer's finger reports nothing: an empty buffer is not emptied again (a call).
-        guard !reports.isEmpty else { return }
         // By position: `for report in reports` retained and released the buffer on every event.
         // Each report read where the array holds it, its three fields alone: the whole report was copied out first.
-        for position in reports.indices {
+        var position = reportsRead
+        while position < reports.count {
             out.append(.gesture(region: index.nodes[reports[position].owner].internedID, reports[position].event))
             noteTaking(member: reports[position].member, reports[position].event.event)
+            position += 1
         }
-        // One or two reports an event, removed one by one: `removeAll(keepingCapacity:)` cost a `replaceSubrange` call.
-        while !reports.isEmpty { reports.removeLast() }
+        reportsRead = position
+        // The buffer is emptied once it is long, not after every event: a removal tests the array's uniqueness.
+        if reportsRead >= Self.reportsKept {
+            reports.removeAll(keepingCapacity: true)
+            reportsRead = 0
+        }
     }
+
+    /// How many handled reports `reports` keeps before it is emptied.
+    static let reportsKept = 256
 
     /// Settles the arena's held successes after a scene change or an edit (`GestureArena.settleHeld`).
     func settleHeldGestures(at time: EventTime) {

@@ -37,8 +37,10 @@ public final class Dispatcher {
     var scrollDrivers: [Int: ScrollDrive] = [:]
     var tapHistory: [Int: TapRecord] = [:]
     var out: [DispatchEvent] = []
-    /// The arena's reports for one finger event, before they become `.gesture` events; kept for its storage.
+    /// The arena's reports for the finger events, before they become `.gesture` events; kept for its storage.
     var reports: [GestureArena.Report] = []
+    /// The reports before this index are handled: the arena appends each finger event's after them.
+    var reportsRead = 0
     /// `nextDeadline` since the last change; nil when it must be worked out again.
     var knownDeadline: EventTime??
     /// Set whenever a finger's down is withheld (`deliverAt`), cleared once a look finds none.
