@@ -85,23 +85,30 @@ public struct CoordinateMapping: Equatable, Sendable {
             CalibrationMatrix.inversion(x: settings.invertX, y: settings.invertY).after(settings.calibration))
     }
 
+    // The mapping functions are always inlined: the filter stage, inlined into the engine, maps every finger event,
+    // and a call took a copy of the whole mapping (its axes and matrix) for `self`.
+
     /// Device coordinates normalized to [0,1), before any transform.
+    @inlinable @inline(__always)
     public func normalized(x: Int32, y: Int32) -> (x: Double, y: Double) {
         let nx = Double(Int64(x) - Int64(xAxis.minimum)) / Double(Int64(xAxis.maximum) - Int64(xAxis.minimum) + 1)
         let ny = Double(Int64(y) - Int64(yAxis.minimum)) / Double(Int64(yAxis.maximum) - Int64(yAxis.minimum) + 1)
         return (nx, ny)
     }
 
+    @inlinable @inline(__always)
     public func map(x: Int32, y: Int32) -> Point {
         let n = normalized(x: x, y: y)
         let t = transform.apply(x: n.x, y: n.y)
         return Point(x: originX + t.x * outputWidth, y: originY + t.y * outputHeight)
     }
 
+    @inlinable @inline(__always)
     public func map(_ contact: ContactState) -> Point { map(x: contact.x, y: contact.y) }
 
     /// A position between device units (a filtered one). For whole numbers it is exactly `map(x:y:)`: both
     /// subtract in `Double`, which holds any difference of two `Int32`s exactly.
+    @inlinable @inline(__always)
     public func map(deviceX x: Double, deviceY y: Double) -> Point {
         let nx = (x - Double(xAxis.minimum)) / Double(Int64(xAxis.maximum) - Int64(xAxis.minimum) + 1)
         let ny = (y - Double(yAxis.minimum)) / Double(Int64(yAxis.maximum) - Int64(yAxis.minimum) + 1)
