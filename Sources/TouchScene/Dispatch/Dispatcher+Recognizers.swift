@@ -13,7 +13,10 @@ extension Dispatcher {
         // Each report read where the array holds it, its three fields alone: the whole report was copied out first.
         var position = reportsRead
         while position < reports.count {
-            out.append(.gesture(region: index.nodes[reports[position].owner].internedID, reports[position].event))
+            // Made before the append: made inside it, the report's event was copied out twice on its way.
+            let gesture = DispatchEvent.gesture(
+                region: index.nodes[reports[position].owner].internedID, reports[position].event)
+            out.append(gesture)
             noteTaking(member: reports[position].member, reports[position].event.event)
             position += 1
         }
