@@ -14,6 +14,8 @@ public struct FingerPositionFilter: Sendable {
     /// mtdev's defuzzing before the hysteresis (`.fuzz` on a protocol A device only).
     public let defuzz: MtdevDefuzz?
     private let oneEuro: OneEuroParameters?
+    /// `hysteresis` when it is active, else nil: asked once here, not at every move.
+    private let activeHysteresis: FuzzHysteresis?
     private var fingers: [Track] = []
 
     private struct Track: Sendable {
@@ -50,6 +52,7 @@ public struct FingerPositionFilter: Sendable {
             defuzz = nil
             oneEuro = parameters
         }
+        activeHysteresis = hysteresis.flatMap { $0.isActive ? $0 : nil }
         fingers.reserveCapacity(DeviceDescription.maximumSlots)
     }
 
@@ -93,8 +96,7 @@ public struct FingerPositionFilter: Sendable {
         guard let index else { return (x, y) }
         let next = Self.filtered(
             event.contact, lifts: event.phase == .up || event.phase == .cancel, time: event.time,
-            track: &fingers[index], hysteresis: hysteresis, defuzz: defuzz,
-            oneEuro: oneEuro)
+            track: &fingers[index], activeHysteresis: activeHysteresis, defuzz: defuzz, oneEuro: oneEuro)
         switch event.phase {
         case .up, .cancel:
             fingers.remove(at: index)
@@ -108,7 +110,8 @@ public struct FingerPositionFilter: Sendable {
     }
 
     private static func filtered(
-        _ contact: ContactState, lifts: Bool, time: EventTime, track: inout Track, hysteresis: FuzzHysteresis?,
+        _ contact: ContactState, lifts: Bool, time: EventTime, track: inout Track,
+        activeHysteresis hysteresis: FuzzHysteresis?,
         defuzz: MtdevDefuzz?, oneEuro: OneEuroParameters?
     ) -> (x: Double, y: Double) {
         var x = Double(contact.x)
@@ -126,7 +129,10 @@ public struct FingerPositionFilter: Sendable {
         // does not look at it).
         let previous = (x: Double(track.kernelX), y: Double(track.kernelY))
         (track.kernelX, track.kernelY) = (contact.x, contact.y)
-        if let hysteresis { return hysteresis.apply(x: x, y: y, center: (track.x, track.y), previous: previous) }
+        // An inactive hysteresis (nil here) passes the position through, as it would, and no 1€ filter runs with it.
+        if let hysteresis {
+            return hysteresis.applyActive(x: x, y: y, center: (track.x, track.y), previous: previous)
+        }
         guard let oneEuro else { return (x, y) }
         let interval = (time - track.time).seconds
         // Two samples at one time (a clamped backward time): no interval to smooth over; the next sample's speed
