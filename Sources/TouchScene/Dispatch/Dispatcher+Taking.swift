@@ -32,14 +32,9 @@ extension Dispatcher {
         }
     }
 
-    /// Takes the fingers of the gestures recognized during the event just handled: tested here, so that the usual
-    /// event, which recognized nothing that takes, costs no call.
-    @inline(__always)
+    /// Takes the fingers of the gestures recognized during the event just handled.
     func applyDueTakes() {
-        if !takesDue.isEmpty { takeDueFingers() }
-    }
-
-    func takeDueFingers() {
+        guard !takesDue.isEmpty else { return }
         let due = takesDue
         takesDue.removeAll(keepingCapacity: true)
         for member in due { take(for: member) }
