@@ -64,7 +64,9 @@ struct RecognizerCore: Sendable {
             nameID: nameID, kind: spec.kind, event: kind, time: time, location: centroid, fingers: followedCount)
     }
 
-    /// Reports an event; `began`/`changed`/`ended`/`cancelled` also set the state.
+    /// Reports an event; `began`/`changed`/`ended`/`cancelled` also set the state. Always inlined: the rule that
+    /// makes the event then writes it into the buffer, not into a copy passed to a call.
+    @inline(__always)
     mutating func report(_ event: GestureEvent, into reports: inout [GestureArena.Report]) {
         let kind = event.event
         if kind == .began || kind == .changed { lastActive = ActiveMeasures(event) }
