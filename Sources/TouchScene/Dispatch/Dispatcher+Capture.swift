@@ -24,7 +24,8 @@ extension Dispatcher {
     }
 
     /// A move, lift or cancel of a finger the dispatcher holds: the container may take it, a withheld down may
-    /// still wait, and the target hears it.
+    /// still wait, and the target hears it. Always inlined into `handleFinger`, its one caller.
+    @inline(__always)
     func follow(_ state: inout FingerState, _ mapped: MappedFingerEvent, key: FingerKey) {
         let event = mapped.event
         state.maxMovement = max(state.maxMovement, mapped.position.distance(to: state.downLocation))

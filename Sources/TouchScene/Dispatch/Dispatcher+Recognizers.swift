@@ -4,6 +4,9 @@ import TouchGestures
 /// The recognizer table: each region's recognizers in one arena, gestures bubbling to the nearest region that asks
 /// for a kind, timers (gesture deadlines and withheld downs) run in time order.
 extension Dispatcher {
+    /// A finger event to the recognizers it feeds, and their reports out. Always inlined: `deliver` feeds a finger
+    /// on a region with gestures at every event.
+    @inline(__always)
     func feed(_ members: [Int], key: FingerKey, _ mapped: MappedFingerEvent) {
         guard !members.isEmpty else { return }
         let sample = TouchSample(
