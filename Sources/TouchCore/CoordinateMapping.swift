@@ -10,7 +10,7 @@ public struct CoordinateMapping: Equatable, Sendable {
     public private(set) var xAxis: AbsInfo
     public private(set) var yAxis: AbsInfo
     /// Each axis's minimum and its range plus one (`max - min + 1`) as the normalization divides by them, worked out
-    /// once from the axes: a finger event's mapping converted the three integers again.
+    /// once from the axes rather than from the integers at every finger event.
     @usableFromInline let xMinimum: Double
     @usableFromInline let yMinimum: Double
     @usableFromInline let xSpan: Double
@@ -94,7 +94,7 @@ public struct CoordinateMapping: Equatable, Sendable {
     }
 
     // The mapping functions are always inlined: the filter stage, inlined into the engine, maps every finger event,
-    // and a call took a copy of the whole mapping (its axes and matrix) for `self`.
+    // and a call takes a copy of the whole mapping (its axes and matrix) for `self`.
 
     /// Device coordinates normalized to [0,1), before any transform.
     @inlinable @inline(__always)

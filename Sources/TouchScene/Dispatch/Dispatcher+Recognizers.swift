@@ -16,7 +16,7 @@ extension Dispatcher {
         // Each report read where the array holds it, its three fields alone: the whole report was copied out first.
         var position = reportsRead
         while position < reports.count {
-            // Made before the append: made inside it, the report's event was copied out twice on its way.
+            // Made before the append: made inside it, the report's event is copied out twice on its way.
             let gesture = DispatchEvent.gesture(
                 region: index.nodes[reports[position].owner].internedID, reports[position].event)
             out.append(gesture)
