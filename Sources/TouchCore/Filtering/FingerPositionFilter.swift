@@ -94,19 +94,21 @@ public struct FingerPositionFilter: Sendable {
             return (x, y)
         }
         guard let index else { return (x, y) }
-        let next = Self.filtered(
-            event.contact, lifts: event.phase == .up || event.phase == .cancel, time: event.time,
-            track: &fingers[index], activeHysteresis: activeHysteresis, defuzz: defuzz, oneEuro: oneEuro)
-        switch event.phase {
-        case .up, .cancel:
-            fingers.remove(at: index)
-            return next
-        case .down, .move:
-            if next.x == fingers[index].x && next.y == fingers[index].y { return nil }
-            fingers[index].x = next.x
-            fingers[index].y = next.y
+        let lifts = event.phase == .up || event.phase == .cancel
+        // The track changed through one access to the array, in which the filter's settings are read: passed to
+        // `filtered` with `&fingers[index]`, they are read before the array's uniqueness test and kept across it.
+        let next: (x: Double, y: Double)? = fingers.withUnsafeMutableBufferPointer { tracks in
+            let next = Self.filtered(
+                event.contact, lifts: lifts, time: event.time, track: &tracks[index],
+                activeHysteresis: activeHysteresis, defuzz: defuzz, oneEuro: oneEuro)
+            if lifts { return next }
+            if next.x == tracks[index].x && next.y == tracks[index].y { return nil }
+            tracks[index].x = next.x
+            tracks[index].y = next.y
             return next
         }
+        if lifts { fingers.remove(at: index) }
+        return next
     }
 
     private static func filtered(
