@@ -38,6 +38,7 @@ public struct CalibrationMatrix: Equatable, Hashable, Sendable {
         CalibrationMatrix(x ? -1 : 1, 0, x ? 1 : 0, 0, y ? -1 : 1, y ? 1 : 0)
     }
 
+    @inlinable @inline(__always)
     public func apply(x: Double, y: Double) -> (x: Double, y: Double) {
         (a * x + b * y + c, d * x + e * y + f)
     }

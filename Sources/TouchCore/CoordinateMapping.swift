@@ -7,8 +7,14 @@
 /// sway's `map_to_region`) comes last: the transformed [0,1)² lands on that rectangle of the output instead of on
 /// all of it.
 public struct CoordinateMapping: Equatable, Sendable {
-    public var xAxis: AbsInfo
-    public var yAxis: AbsInfo
+    public private(set) var xAxis: AbsInfo
+    public private(set) var yAxis: AbsInfo
+    /// Each axis's minimum and its range plus one (`max - min + 1`) as the normalization divides by them, worked out
+    /// once from the axes rather than from the integers at every finger event.
+    @usableFromInline let xMinimum: Double
+    @usableFromInline let yMinimum: Double
+    @usableFromInline let xSpan: Double
+    @usableFromInline let ySpan: Double
     /// Where [0,1)² lands: the target region, or the whole output from (0, 0).
     public var originX: Double = 0
     public var originY: Double = 0
@@ -71,6 +77,8 @@ public struct CoordinateMapping: Equatable, Sendable {
         self.yAxis = yAxis
         let deviceWidth = Double(Int64(xAxis.maximum) - Int64(xAxis.minimum) + 1)
         let deviceHeight = Double(Int64(yAxis.maximum) - Int64(yAxis.minimum) + 1)
+        (xMinimum, yMinimum) = (Double(xAxis.minimum), Double(yAxis.minimum))
+        (xSpan, ySpan) = (deviceWidth, deviceHeight)
         if let region = settings.region {
             (originX, originY) = (region.x, region.y)
             (outputWidth, outputHeight) = (region.width, region.height)
@@ -85,26 +93,33 @@ public struct CoordinateMapping: Equatable, Sendable {
             CalibrationMatrix.inversion(x: settings.invertX, y: settings.invertY).after(settings.calibration))
     }
 
+    // The mapping functions are always inlined: the filter stage, inlined into the engine, maps every finger event,
+    // and a call takes a copy of the whole mapping (its axes and matrix) for `self`.
+
     /// Device coordinates normalized to [0,1), before any transform.
+    @inlinable @inline(__always)
     public func normalized(x: Int32, y: Int32) -> (x: Double, y: Double) {
-        let nx = Double(Int64(x) - Int64(xAxis.minimum)) / Double(Int64(xAxis.maximum) - Int64(xAxis.minimum) + 1)
-        let ny = Double(Int64(y) - Int64(yAxis.minimum)) / Double(Int64(yAxis.maximum) - Int64(yAxis.minimum) + 1)
+        let nx = Double(Int64(x) - Int64(xAxis.minimum)) / xSpan
+        let ny = Double(Int64(y) - Int64(yAxis.minimum)) / ySpan
         return (nx, ny)
     }
 
+    @inlinable @inline(__always)
     public func map(x: Int32, y: Int32) -> Point {
         let n = normalized(x: x, y: y)
         let t = transform.apply(x: n.x, y: n.y)
         return Point(x: originX + t.x * outputWidth, y: originY + t.y * outputHeight)
     }
 
+    @inlinable @inline(__always)
     public func map(_ contact: ContactState) -> Point { map(x: contact.x, y: contact.y) }
 
     /// A position between device units (a filtered one). For whole numbers it is exactly `map(x:y:)`: both
     /// subtract in `Double`, which holds any difference of two `Int32`s exactly.
+    @inlinable @inline(__always)
     public func map(deviceX x: Double, deviceY y: Double) -> Point {
-        let nx = (x - Double(xAxis.minimum)) / Double(Int64(xAxis.maximum) - Int64(xAxis.minimum) + 1)
-        let ny = (y - Double(yAxis.minimum)) / Double(Int64(yAxis.maximum) - Int64(yAxis.minimum) + 1)
+        let nx = (x - xMinimum) / xSpan
+        let ny = (y - yMinimum) / ySpan
         let t = transform.apply(x: nx, y: ny)
         return Point(x: originX + t.x * outputWidth, y: originY + t.y * outputHeight)
     }

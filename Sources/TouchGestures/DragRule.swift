@@ -20,6 +20,8 @@ struct DragRule: Sendable {
         return position < g.spec.fingers
     }
 
+    /// Always inlined into the recognizer's input: a drag hears every move of its fingers.
+    @inline(__always)
     func moved(_ sample: TouchSample, _ g: inout RecognizerCore, _ reports: inout [GestureArena.Report]) {
         guard g.fingerCount == g.spec.fingers || g.state.isActive else { return }
         guard isOwn(sample, g) else { return }

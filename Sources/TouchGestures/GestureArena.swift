@@ -39,8 +39,9 @@ public final class GestureArena {
     /// settled in, without duplicates; `isInEngaged` answers membership without a search.
     private var engaged: [Int] = []
     private var isInEngaged: [Bool] = []
-    /// Recognizers whose answers changed since idle ones were last dropped from `engaged`: the only ones that can
-    /// have become idle.
+    /// Recognizers whose answers left them idle since idle ones were last dropped from `engaged`: the only ones that
+    /// may have to go. One that is still active after an input is not noted (most inputs of a drag or a press), since
+    /// only a later input can make it idle, and that input notes it.
     private var changed: [Int] = []
     /// How many hold a success, and how many have a timer that can fire: most events find both zero.
     private var holdingCount = 0
@@ -52,8 +53,8 @@ public final class GestureArena {
     /// The recognizers a winner may still exclude, kept for its storage.
     private var open: [Int] = []
     #if DEBUG
-        /// How many times the arena has looked at a recognizer in settling and dropping idle ones: tests check that
-        /// the work of an event follows the recognizers involved, not their square.
+        /// How many times the arena has looked at a recognizer in settling and in asking whether an input left it
+        /// idle: tests check that the work of an event follows the recognizers involved, not their square.
         var looks = 0
     #endif
 
@@ -207,26 +208,32 @@ public final class GestureArena {
             earliest = deadline
         }
         outcomes[index] = outcome
-        changed.append(index)
+        #if DEBUG
+            looks += 1
+        #endif
+        if !outcome.isActiveMember { changed.append(index) }
     }
 
+    /// Engages the recognizer at `index`, tested here so that one engaged already (a finger's every move) costs no
+    /// call.
+    @inline(__always)
     private func engage(_ index: Int) {
-        guard !isInEngaged[index] else { return }
+        if !isInEngaged[index] { enter(index) }
+    }
+
+    private func enter(_ index: Int) {
         isInEngaged[index] = true
         var position = engaged.endIndex
         while position > engaged.startIndex && engaged[position - 1] > index { position -= 1 }
         engaged.insert(index, at: position)
     }
 
-    /// Idle again (finished, no finger, nothing held, no timer): out of `engaged` until fed again. Only those whose
-    /// answers changed can have become idle.
+    /// Idle again (finished, no finger, nothing held, no timer): out of `engaged` until fed again. Only those an
+    /// input left idle (`changed`) can have to go; a later input of the same event may have made one active again.
     @inline(__always)
     private func dropIdle() {
         for position in changed.indices {
             let index = changed[position]
-            #if DEBUG
-                looks += 1
-            #endif
             guard isInEngaged[index], !outcomes[index].isActiveMember else { continue }
             isInEngaged[index] = false
             var at = engaged.endIndex - 1
@@ -398,6 +405,9 @@ public final class GestureArena {
     /// down, or waits for the next down within `GestureDefaults.doubleTapInterval` when none is.
     private func arm(_ index: Int, following first: Int, at time: EventTime, into reports: inout [Report]) {
         engage(index)
+        #if DEBUG
+            looks += 1
+        #endif
         changed.append(index)
         let fingers = recognizers[first].core.fingers.down
         recognizers[index].step.armed = true

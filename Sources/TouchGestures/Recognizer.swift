@@ -140,7 +140,7 @@ public struct Recognizer: Sendable {
         core.reported = true
         if event.event == .began {
             core.state = .began
-            core.lastActive = event
+            core.lastActive = RecognizerCore.ActiveMeasures(event)
         } else {
             core.state = .ended
             core.deadline = nil

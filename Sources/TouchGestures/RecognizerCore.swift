@@ -14,8 +14,9 @@ struct RecognizerCore: Sendable {
     var deadline: EventTime?
     /// Whether this recognizer has reported anything in the current sequence (so a failure is worth reporting).
     var reported = false
-    /// The last `began`/`changed` report of this sequence: a `cancelled` carries its measurements.
-    var lastActive: GestureEvent?
+    /// The measurements of the last `began`/`changed` report of this sequence, which a `cancelled` carries: those
+    /// alone, since they are kept at every report.
+    var lastActive: ActiveMeasures?
     /// Whether a `began` or `ended` is provisional until the arena has settled it (the arena's relations make this
     /// recognizer wait for others, which only the arena sees).
     var reportsProvisionally = false
@@ -63,10 +64,12 @@ struct RecognizerCore: Sendable {
             nameID: nameID, kind: spec.kind, event: kind, time: time, location: centroid, fingers: followedCount)
     }
 
-    /// Reports an event; `began`/`changed`/`ended`/`cancelled` also set the state.
+    /// Reports an event; `began`/`changed`/`ended`/`cancelled` also set the state. Always inlined: the rule that
+    /// makes the event then writes it into the buffer, not into a copy passed to a call.
+    @inline(__always)
     mutating func report(_ event: GestureEvent, into reports: inout [GestureArena.Report]) {
         let kind = event.event
-        if kind == .began || kind == .changed { lastActive = event }
+        if kind == .began || kind == .changed { lastActive = ActiveMeasures(event) }
         if (kind == .ended || kind == .began) && reportsProvisionally {
             // The recognizers it waits for may still succeed: the arena, which sees them, settles it.
             provisional = event
@@ -121,6 +124,20 @@ struct RecognizerCore: Sendable {
             fail(at: time, into: &reports)
         }
         deadline = nil
+    }
+
+    /// What a `cancelled` report takes from the last `began` or `changed`.
+    struct ActiveMeasures: Sendable {
+        var translation: Point
+        var scale: Double
+        var rotation: Double
+
+        @inline(__always)
+        init(_ event: GestureEvent) {
+            translation = event.translation
+            scale = event.scale
+            rotation = event.rotation
+        }
     }
 
     /// A new sequence starts.

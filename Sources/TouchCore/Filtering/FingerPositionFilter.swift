@@ -14,6 +14,8 @@ public struct FingerPositionFilter: Sendable {
     /// mtdev's defuzzing before the hysteresis (`.fuzz` on a protocol A device only).
     public let defuzz: MtdevDefuzz?
     private let oneEuro: OneEuroParameters?
+    /// `hysteresis` when it is active, else nil: asked once here, not at every move.
+    private let activeHysteresis: FuzzHysteresis?
     private var fingers: [Track] = []
 
     private struct Track: Sendable {
@@ -50,6 +52,7 @@ public struct FingerPositionFilter: Sendable {
             defuzz = nil
             oneEuro = parameters
         }
+        activeHysteresis = hysteresis.flatMap { $0.isActive ? $0 : nil }
         fingers.reserveCapacity(DeviceDescription.maximumSlots)
     }
 
@@ -91,24 +94,26 @@ public struct FingerPositionFilter: Sendable {
             return (x, y)
         }
         guard let index else { return (x, y) }
-        let next = Self.filtered(
-            event.contact, lifts: event.phase == .up || event.phase == .cancel, time: event.time,
-            track: &fingers[index], hysteresis: hysteresis, defuzz: defuzz,
-            oneEuro: oneEuro)
-        switch event.phase {
-        case .up, .cancel:
-            fingers.remove(at: index)
-            return next
-        case .down, .move:
-            if next.x == fingers[index].x && next.y == fingers[index].y { return nil }
-            fingers[index].x = next.x
-            fingers[index].y = next.y
+        let lifts = event.phase == .up || event.phase == .cancel
+        // The track changed through one access to the array, in which the filter's settings are read: passed to
+        // `filtered` with `&fingers[index]`, they are read before the array's uniqueness test and kept across it.
+        let next: (x: Double, y: Double)? = fingers.withUnsafeMutableBufferPointer { tracks in
+            let next = Self.filtered(
+                event.contact, lifts: lifts, time: event.time, track: &tracks[index],
+                activeHysteresis: activeHysteresis, defuzz: defuzz, oneEuro: oneEuro)
+            if lifts { return next }
+            if next.x == tracks[index].x && next.y == tracks[index].y { return nil }
+            tracks[index].x = next.x
+            tracks[index].y = next.y
             return next
         }
+        if lifts { fingers.remove(at: index) }
+        return next
     }
 
     private static func filtered(
-        _ contact: ContactState, lifts: Bool, time: EventTime, track: inout Track, hysteresis: FuzzHysteresis?,
+        _ contact: ContactState, lifts: Bool, time: EventTime, track: inout Track,
+        activeHysteresis hysteresis: FuzzHysteresis?,
         defuzz: MtdevDefuzz?, oneEuro: OneEuroParameters?
     ) -> (x: Double, y: Double) {
         var x = Double(contact.x)
@@ -126,7 +131,10 @@ public struct FingerPositionFilter: Sendable {
         // does not look at it).
         let previous = (x: Double(track.kernelX), y: Double(track.kernelY))
         (track.kernelX, track.kernelY) = (contact.x, contact.y)
-        if let hysteresis { return hysteresis.apply(x: x, y: y, center: (track.x, track.y), previous: previous) }
+        // An inactive hysteresis (nil here) passes the position through, as it would, and no 1€ filter runs with it.
+        if let hysteresis {
+            return hysteresis.applyActive(x: x, y: y, center: (track.x, track.y), previous: previous)
+        }
         guard let oneEuro else { return (x, y) }
         let interval = (time - track.time).seconds
         // Two samples at one time (a clamped backward time): no interval to smooth over; the next sample's speed

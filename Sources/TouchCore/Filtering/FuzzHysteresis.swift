@@ -67,6 +67,14 @@ public struct FuzzHysteresis: Equatable, Sendable {
         x: Double, y: Double
     ) {
         guard isActive else { return (x, y) }
+        return applyActive(x: x, y: y, center: center, previous: previous)
+    }
+
+    /// `apply` for a hysteresis known to be active (the filter asks once, when it is made).
+    @inline(__always)
+    func applyActive(x: Double, y: Double, center: (x: Double, y: Double), previous: (x: Double, y: Double)) -> (
+        x: Double, y: Double
+    ) {
         let dx = x - center.x
         let dy = y - center.y
         let scaled = scaledDistance(dx, dy)

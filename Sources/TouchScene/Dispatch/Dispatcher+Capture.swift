@@ -4,7 +4,20 @@ import TouchGestures
 /// Capture: a finger's down is hit-tested once; the finger then belongs to that region (or, past a scroll
 /// container's slop, to the container) until it lifts or is cancelled.
 extension Dispatcher {
+    /// Routes one finger event, then forgets the deadline kept unless it is still "none": none was kept or found on
+    /// the way in (so no timer ran), and the event withheld no down and left the recognizers no timer. Never
+    /// inlined, so that `handle(finger:device:into:)` stays small enough for the engine to inline it.
+    @inline(never)
     func handleFinger(_ mapped: MappedFingerEvent, device: DeviceTag) {
+        routeFinger(mapped, device: device)
+        if case .some(.none) = knownDeadline, !mayHaveWithheldFingers, withArena({ $0.nextDeadline }) == nil {
+            return
+        }
+        knownDeadline = nil
+    }
+
+    @inline(__always)
+    func routeFinger(_ mapped: MappedFingerEvent, device: DeviceTag) {
         let event = mapped.event
         let key = Self.key(device, event.finger)
         if event.phase == .down {
@@ -24,7 +37,8 @@ extension Dispatcher {
     }
 
     /// A move, lift or cancel of a finger the dispatcher holds: the container may take it, a withheld down may
-    /// still wait, and the target hears it.
+    /// still wait, and the target hears it. Always inlined into `handleFinger`, its one caller.
+    @inline(__always)
     func follow(_ state: inout FingerState, _ mapped: MappedFingerEvent, key: FingerKey) {
         let event = mapped.event
         state.maxMovement = max(state.maxMovement, mapped.position.distance(to: state.downLocation))

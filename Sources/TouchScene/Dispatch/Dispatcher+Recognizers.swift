@@ -4,22 +4,35 @@ import TouchGestures
 /// The recognizer table: each region's recognizers in one arena, gestures bubbling to the nearest region that asks
 /// for a kind, timers (gesture deadlines and withheld downs) run in time order.
 extension Dispatcher {
+    /// A finger event to the recognizers it feeds, and their reports out. Always inlined: `deliver` feeds a finger
+    /// on a region with gestures at every event.
+    @inline(__always)
     func feed(_ members: [Int], key: FingerKey, _ mapped: MappedFingerEvent) {
         guard !members.isEmpty else { return }
         let sample = TouchSample(
             finger: key, phase: mapped.event.phase, location: mapped.position, time: mapped.event.time)
         withArena { $0.feed(sample, to: members, into: &reports) }
-        // A finished recognizer's finger reports nothing: an empty buffer is not emptied again (a call).
-        guard !reports.isEmpty else { return }
         // By position: `for report in reports` retained and released the buffer on every event.
         // Each report read where the array holds it, its three fields alone: the whole report was copied out first.
-        for position in reports.indices {
-            out.append(.gesture(region: index.nodes[reports[position].owner].internedID, reports[position].event))
+        var position = reportsRead
+        while position < reports.count {
+            // Made before the append: made inside it, the report's event is copied out twice on its way.
+            let gesture = DispatchEvent.gesture(
+                region: index.nodes[reports[position].owner].internedID, reports[position].event)
+            out.append(gesture)
             noteTaking(member: reports[position].member, reports[position].event.event)
+            position += 1
         }
-        // One or two reports an event, removed one by one: `removeAll(keepingCapacity:)` cost a `replaceSubrange` call.
-        while !reports.isEmpty { reports.removeLast() }
+        reportsRead = position
+        // The buffer is emptied once it is long, not after every event: a removal tests the array's uniqueness.
+        if reportsRead >= Self.reportsKept {
+            reports.removeAll(keepingCapacity: true)
+            reportsRead = 0
+        }
     }
+
+    /// How many handled reports `reports` keeps before it is emptied.
+    static let reportsKept = 256
 
     /// Settles the arena's held successes after a scene change or an edit (`GestureArena.settleHeld`).
     func settleHeldGestures(at time: EventTime) {

@@ -37,8 +37,10 @@ public final class Dispatcher {
     var scrollDrivers: [Int: ScrollDrive] = [:]
     var tapHistory: [Int: TapRecord] = [:]
     var out: [DispatchEvent] = []
-    /// The arena's reports for one finger event, before they become `.gesture` events; kept for its storage.
+    /// The arena's reports for the finger events, before they become `.gesture` events; kept for its storage.
     var reports: [GestureArena.Report] = []
+    /// The reports before this index are handled: the arena appends each finger event's after them.
+    var reportsRead = 0
     /// `nextDeadline` since the last change; nil when it must be worked out again.
     var knownDeadline: EventTime??
     /// Set whenever a finger's down is withheld (`deliverAt`), cleared once a look finds none.
@@ -94,7 +96,8 @@ public final class Dispatcher {
 
     /// The earliest time at which `advance(to:)` has work.
     /// The engine asks before every input event; only `handle`, `advance` and `replaceScene` change the answer, so it
-    /// is worked out once after each of them.
+    /// is worked out once after each of them that may have changed it (a finger event that left no timer and found
+    /// none keeps the answer "none").
     public var nextDeadline: EventTime? {
         if let known = knownDeadline { return known }
         let deadline = currentDeadline
@@ -137,8 +140,8 @@ public final class Dispatcher {
 
     /// `handle(.frameEnd(time), device:into:)`.
     public func handle(frameEnd time: EventTime, device: DeviceTag, into events: inout [DispatchEvent]) {
+        // A frame's end changes no finger and no recognizer: the deadline kept stays right.
         events.append(.frame(device: device.id, time: time))
-        knownDeadline = nil
     }
 
     public func handle(_ output: PipelineOutput, device: DeviceTag) -> [DispatchEvent] {
@@ -150,6 +153,7 @@ public final class Dispatcher {
     /// Runs timers (long press, tap windows, delayed touches) due at or before `time`, appending to `events`.
     public func advance(to time: EventTime, into events: inout [DispatchEvent]) {
         writingOutput(into: &events) { runTimers(upTo: time) }
+        knownDeadline = nil
     }
 
     public func advance(to time: EventTime) -> [DispatchEvent] {
@@ -168,12 +172,11 @@ public final class Dispatcher {
     }
 
     /// Lends the caller's buffer to `out` for the duration of `body`: what the dispatcher appends lands after the
-    /// caller's events without an intermediate array.
+    /// caller's events without an intermediate array. The caller forgets the deadline kept, if `body` may change it.
     func writingOutput(into events: inout [DispatchEvent], _ body: () -> Void) {
         swap(&out, &events)
         body()
         applyDueTakes()
         swap(&out, &events)
-        knownDeadline = nil
     }
 }
