@@ -3,7 +3,7 @@
 subscription receives alone and with what another touchd binary sends the same clients.
 
     fanout_diff.py --new TOUCHD [--base TOUCHD] --recording FILE --scene SCENE [--speed N] [--queue-bytes N]
-                   [--solo] [--keep DIR]
+                   [--solo] [--keep DIR] [--config-extra JSON]
 
 For each binary it starts `touchd run --replay FILE --replay-waits K` on a Unix socket in a temporary directory,
 connects the clients of CLIENTS (all subscribed before the replay starts), reads every one of them with one
@@ -176,6 +176,8 @@ def run(binary, names, args, workdir):
         settings = {"clients": {"queueBytes": args.queue_bytes, "max": 64, "reserved": 4}}
         if args.drop_unassigned:
             settings["dropUnassigned"] = True
+        if args.config_extra:
+            settings.update(json.loads(args.config_extra))
         json.dump(settings, f)
     log_path = os.path.join(directory, "daemon.log")
     log = open(log_path, "w")
@@ -303,6 +305,7 @@ def main():
     parser.add_argument("--recording", required=True)
     parser.add_argument("--scene", required=True, help="a scene file, or none for the daemon's empty scene")
     parser.add_argument("--drop-unassigned", action="store_true", help="the configuration's dropUnassigned")
+    parser.add_argument("--config-extra", help="JSON object merged into the daemons' configuration (device rules)")
     parser.add_argument("--speed", type=float, default=1)
     parser.add_argument("--duration", type=float, default=None, help="the recording's length in s (default: asks describe)")
     parser.add_argument("--queue-bytes", type=int, default=65536)
