@@ -19,4 +19,10 @@ public struct SeededRandom {
     public mutating func int(_ range: ClosedRange<Int>) -> Int {
         range.lowerBound + Int(next() % UInt64(range.upperBound - range.lowerBound + 1))
     }
+
+    /// A number in `0..<bound`.
+    public mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+
+    /// One of `items`, which must not be empty.
+    public mutating func pick<Item>(_ items: [Item]) -> Item { items[below(items.count)] }
 }

@@ -8,20 +8,6 @@ import TouchTestKit
 /// and a palm size on, the engine's order kept (touches past a limit cancelled before the event that passes it).
 @Suite("Decoder: the axis path agrees with the full path on hostile streams")
 struct TakeAxisRandomTests {
-    /// SplitMix64: the same stream for a seed on every run.
-    struct Random {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-        mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
-    }
-
     /// A protocol B panel with `ABS_MT_SLOT` up to 99 (64 slots: the decoder's most), touch size for palms.
     static let wideTouchscreen = DeviceDescription(
         name: "touchd test 64 slots", properties: [InputProperty.direct],
@@ -36,7 +22,7 @@ struct TakeAxisRandomTests {
         ])
 
     static func stream(seed: UInt64, count: Int) -> [InputEvent] {
-        var random = Random(state: seed)
+        var random = SeededRandom(seed: seed)
         var time: Int64 = random.pick([0, 1_000_000, 9_000_000_000_000_000, Int64.max - 10_000_000])
         var events: [InputEvent] = []
         for _ in 0..<count {
