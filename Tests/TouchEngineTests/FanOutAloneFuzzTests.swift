@@ -24,11 +24,8 @@ struct FanOutAloneFuzzTests {
 
     @Test("random mixes of subscribers", arguments: 0..<60)
     func mix(seed: Int) throws {
-        var state = UInt64(seed) &* 0x9E37_79B9_7F4A_7C15 &+ 1
-        func next(_ bound: Int) -> Int {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int((state >> 33) % UInt64(bound))
-        }
+        var random = SeededRandom(seed: UInt64(seed) &+ 1_000)
+        func next(_ bound: Int) -> Int { random.below(bound) }
         let count = 2 + next(7)
         let clients = (0..<count).map { _ in
             Client(fields: Self.subscriptions[next(Self.subscriptions.count)], readsPerChunk: Self.paces[next(6)])
@@ -95,11 +92,8 @@ extension FanOutAloneFuzzTests {
 
     @Test("random mixes that subscribe again, unsubscribe and hang up on the way", arguments: 0..<60)
     func changing(seed: Int) throws {
-        var state = UInt64(seed) &* 0x9E37_79B9_7F4A_7C15 &+ 99
-        func next(_ bound: Int) -> Int {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int((state >> 33) % UInt64(bound))
-        }
+        var random = SeededRandom(seed: UInt64(seed) &+ 99_000)
+        func next(_ bound: Int) -> Int { random.below(bound) }
         let chunks = FanOutBytesTests.script(frames: 400)
         let plans = (0..<(2 + next(6))).map { _ in
             var changes: [Int: Int] = [:]

@@ -12,11 +12,8 @@ import TouchWire
 struct FanOutTimesFuzzTests {
     @Test("random time walks", arguments: 0..<40)
     func walk(seed: Int) throws {
-        var state = UInt64(seed) &* 0x2545_F491_4F6C_DD1D &+ 7
-        func next(_ bound: Int) -> Int {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int((state >> 33) % UInt64(bound))
-        }
+        var random = SeededRandom(seed: UInt64(seed) &+ 7_000)
+        func next(_ bound: Int) -> Int { random.below(bound) }
         let harness = EngineHarness(
             scene: Fixtures.scene(FanOutBytesTests.sceneJSON), settings: Fixtures.settings(queueBytes: 1 << 24))
         let expected = FanOutBytesTests.expectedStream(of: harness)
