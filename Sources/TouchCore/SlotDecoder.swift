@@ -60,8 +60,12 @@ struct SlotDecoder {
     /// The finger reported for `slot`, if any.
     func reportedFinger(inSlot slot: Int) -> FingerID? { reported[slot]?.finger }
 
+    /// Whether `ABS_MT_SLOT` `value` names one of the slots.
+    @inlinable
+    func hasSlot(_ value: Int32) -> Bool { value >= 0 && Int(value) < slots.count }
+
     mutating func selectSlot(_ value: Int32, diagnostics: inout DecoderDiagnostics) {
-        if value >= 0 && Int(value) < slots.count {
+        if hasSlot(value) {
             currentSlot = Int(value)
         } else {
             currentSlot = -1

@@ -83,7 +83,7 @@ public struct TouchDecoder {
         else { return false }
         if let latest = latestTimeSeen, event.time < latest { return false }
         if event.code == AbsCode.mtSlot {
-            guard slots.slots.indices.contains(Int(event.value)) else { return false }
+            guard slots.hasSlot(event.value) else { return false }
             slots.currentSlot = Int(event.value)
         } else if SlotDecoder.isAxis(event.code) {
             slots.setAxis(event.code, event.value)
